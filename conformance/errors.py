@@ -1,0 +1,24 @@
+"""The one error type for bad input: it always names the file, the line and what is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class InputError(Exception):
+    """Bad input in a project file (catalogue, override, coverage module, lock, trace)."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
+        self.path = Path(path)
+        self.line = line
+        self.message = message
+        where = f"{self.path}:{line}" if line is not None else str(self.path)
+        super().__init__(f"{where}: {message}")
+
+
+class InputErrors(Exception):
+    """Several input errors found in one pass; reported together so that nothing is lost."""
+
+    def __init__(self, errors: list[InputError]) -> None:
+        self.errors = errors
+        super().__init__("\n".join(str(e) for e in errors))

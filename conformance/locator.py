@@ -1,0 +1,61 @@
+"""Source locators: where in the pinned spec a requirement comes from, and how to tell it moved.
+
+A locator reads ``<revision>/<page>#<anchor>@<fingerprint>``, for example
+``2025-06-18/basic/lifecycle#initialization@3f2a9c0d1b7e``. ``page`` is the page's path below
+``docs/specification/<revision>/`` without ``.mdx``, or ``schema.json`` for a description in the
+revision's JSON schema (its anchor is then the dotted path of the described definition or
+property). The fingerprint is the first 12 hex digits of the sha256 of the normalised sentence,
+so a row points at its clause without quoting it, and a reworded clause no longer resolves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+FINGERPRINT_LENGTH = 12
+
+LOCATOR_PATTERN = re.compile(
+    r"^(?P<revision>\d{4}-\d{2}-\d{2})/(?P<page>[a-z0-9][a-z0-9_./-]*)"
+    r"#(?P<anchor>[A-Za-z0-9_][A-Za-z0-9_.\[\]-]*)@(?P<fingerprint>[0-9a-f]{12})$"
+)
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def normalise_sentence(text: str) -> str:
+    """Collapse whitespace; the text given has already lost its markup."""
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def fingerprint(text: str) -> str:
+    return hashlib.sha256(normalise_sentence(text).encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]
+
+
+@dataclass(frozen=True, order=True)
+class Locator:
+    revision: str
+    page: str
+    anchor: str
+    fingerprint: str
+
+    @classmethod
+    def parse(cls, text: str) -> Locator:
+        """Parse a locator; raises ValueError saying what is wrong."""
+        match = LOCATOR_PATTERN.match(text)
+        if match is None:
+            raise ValueError(
+                f"bad locator {text!r}: expected <revision>/<page>#<anchor>@<12 hex digits>"
+            )
+        return cls(**match.groupdict())
+
+    def __str__(self) -> str:
+        return f"{self.revision}/{self.page}#{self.anchor}@{self.fingerprint}"
+
+    @property
+    def url(self) -> str:
+        """The public page of the clause's section (the schema's reference page for schema.json)."""
+        page = "schema" if self.page == "schema.json" else self.page
+        anchor = self.anchor.lower().replace(".", "-") if self.page == "schema.json" else self.anchor
+        return f"https://modelcontextprotocol.io/specification/{self.revision}/{page}#{anchor}"

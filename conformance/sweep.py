@@ -1,0 +1,221 @@
+"""The sweep: every sentence of the pinned spec, and which of them are normative.
+
+Pages are parsed with markdown-it-py; the typedoc HTML of a revision's ``schema.mdx`` with the
+standard library's HTML parser; every ``description`` of a revision's ``schema.json`` as markdown.
+Each paragraph, list item, table cell and heading is split into sentences; a sentence that carries
+an uppercase RFC 2119 keyword is normative. Every sentence, normative or not, can be named by a
+locator (see ``conformance.locator``), so a catalogue row may also point at a plain sentence.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from conformance.locator import Locator, fingerprint, normalise_sentence
+from conformance.vocabulary import KEYWORD_PATTERN, REVISIONS
+
+SCHEMA_PAGE = "schema.json"
+
+_markdown = MarkdownIt("commonmark").enable("table")
+
+# A line that is only a JSX/HTML tag (<Note>, </Warning>, <div id=... />): MDX wrappers whose
+# content is ordinary markdown. Blanking the line keeps line numbers and lets the content parse.
+_TAG_ONLY_LINE = re.compile(r"^\s*</?[A-Za-z][^<>]*>\s*$")
+_FRONTMATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'`(\[*_])")
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "Fig.", "approx.")
+_SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    revision: str
+    page: str
+    anchor: str
+    line: int
+    text: str
+    fingerprint: str
+    keywords: tuple[str, ...]
+
+    @property
+    def normative(self) -> bool:
+        return bool(self.keywords)
+
+    @property
+    def locator(self) -> Locator:
+        return Locator(self.revision, self.page, self.anchor, self.fingerprint)
+
+
+def slugify(heading: str) -> str:
+    """The anchor the spec site gives a heading: lower case, punctuation dropped, spaces to '-'."""
+    return _SLUG_DROP.sub("", heading.strip().lower()).replace(" ", "-")
+
+
+def split_sentences(text: str) -> list[str]:
+    pieces = _SENTENCE_BREAK.split(normalise_sentence(text))
+    sentences: list[str] = []
+    for piece in pieces:
+        if sentences and sentences[-1].endswith(_ABBREVIATIONS):
+            sentences[-1] = f"{sentences[-1]} {piece}"
+        else:
+            sentences.append(piece)
+    return [s for s in sentences if s]
+
+
+def inline_text(token: Token) -> str:
+    """The plain text of an inline token: markup stripped, code spans kept, breaks as spaces."""
+    parts: list[str] = []
+    for child in token.children or ():
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "html_inline" and child.content.lower().startswith("<br"):
+            parts.append(" ")
+    return "".join(parts)
+
+
+class _TypedocText(HTMLParser):
+    """Collects (anchor, text) for each <p> and <li> of typedoc's comment HTML."""
+
+    _UNITS = ("p", "li")
+    _SKIPPED = ("aside", "svg", "script", "style")
+
+    def __init__(self, anchor: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.anchor = anchor
+        self.units: list[tuple[str, str]] = []
+        self._buffer: list[str] | None = None
+        self._skip_depth = 0
+        self._signature_depth = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if tag in self._SKIPPED:
+            self._skip_depth += 1
+        if "tsd-signature" in (attributes.get("class") or "").split():
+            self._signature_depth += 1
+        elif self._signature_depth and tag == "div":
+            self._signature_depth += 1
+        if attributes.get("id") and "tsd-anchor-link" in (attributes.get("class") or ""):
+            self.anchor = str(attributes["id"])
+        if tag in self._UNITS:
+            self._flush()
+            self._buffer = []
+        elif tag == "br" and self._buffer is not None:
+            self._buffer.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIPPED and self._skip_depth:
+            self._skip_depth -= 1
+        if tag == "div" and self._signature_depth:
+            self._signature_depth -= 1
+        if tag in self._UNITS or tag == "ul":
+            self._flush()
+
+    def handle_data(self, data: str) -> None:
+        if self._buffer is not None and not self._skip_depth and not self._signature_depth:
+            self._buffer.append(data)
+
+    def _flush(self) -> None:
+        if self._buffer:
+            text = normalise_sentence("".join(self._buffer))
+            if text:
+                self.units.append((self.anchor, text))
+        self._buffer = None
+
+    def close(self) -> None:
+        super().close()
+        self._flush()
+
+
+def _prepare_mdx(source: str) -> str:
+    source = _FRONTMATTER.sub(lambda m: "\n" * m.group(0).count("\n"), source)
+    return "\n".join("" if _TAG_ONLY_LINE.match(line) else line for line in source.split("\n"))
+
+
+def _mdx_units(source: str) -> Iterator[tuple[str, int, str]]:
+    """(anchor, line, text) for every block of prose on a page."""
+    anchor = ""
+    tokens = _markdown.parse(_prepare_mdx(source))
+    for index, token in enumerate(tokens):
+        line = token.map[0] + 1 if token.map else 0
+        if token.type == "inline":
+            if index and tokens[index - 1].type == "heading_open":
+                anchor = slugify(inline_text(token))
+            yield anchor, line, inline_text(token)
+        elif token.type == "html_block":
+            parser = _TypedocText(anchor)
+            parser.feed(token.content)
+            parser.close()
+            anchor = parser.anchor
+            for unit_anchor, text in parser.units:
+                yield unit_anchor, line, text
+
+
+def _schema_descriptions(node: object, path: str) -> Iterator[tuple[str, str]]:
+    if isinstance(node, dict):
+        description = node.get("description")
+        if isinstance(description, str):
+            yield path, description
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                for name, child in value.items():
+                    yield from _schema_descriptions(child, f"{path}.{name}")
+            elif key == "items":
+                yield from _schema_descriptions(value, f"{path}[]")
+            elif key != "description":
+                yield from _schema_descriptions(value, path)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _schema_descriptions(item, path)
+
+
+def _schema_units(schema: dict) -> Iterator[tuple[str, int, str]]:
+    for name, definition in sorted(schema.get("definitions", schema.get("$defs", {})).items()):
+        for path, description in _schema_descriptions(definition, name):
+            for token in _markdown.parse(description):
+                if token.type == "inline":
+                    yield path, 0, inline_text(token)
+
+
+def _sentences(revision: str, page: str, units: Iterator[tuple[str, int, str]]) -> Iterator[Sentence]:
+    for anchor, line, text in units:
+        for sentence in split_sentences(text):
+            yield Sentence(
+                revision=revision,
+                page=page,
+                anchor=anchor,
+                line=line,
+                text=sentence,
+                fingerprint=fingerprint(sentence),
+                keywords=tuple(KEYWORD_PATTERN.findall(sentence)),
+            )
+
+
+def sweep_revision(spec_root: Path, revision: str) -> list[Sentence]:
+    """Every sentence of one revision's pages and schema, in page order."""
+    found: list[Sentence] = []
+    pages_root = spec_root / "docs" / "specification" / revision
+    for path in sorted(pages_root.rglob("*.mdx")):
+        page = path.relative_to(pages_root).with_suffix("").as_posix()
+        found.extend(_sentences(revision, page, _mdx_units(path.read_text(encoding="utf-8"))))
+    schema = json.loads((spec_root / "schema" / revision / "schema.json").read_text(encoding="utf-8"))
+    found.extend(_sentences(revision, SCHEMA_PAGE, _schema_units(schema)))
+    return found
+
+
+def sweep(spec_root: Path, revisions: tuple[str, ...] = REVISIONS) -> list[Sentence]:
+    return [s for revision in revisions for s in sweep_revision(spec_root, revision)]
+
+
+def to_json(sentences: list[Sentence]) -> list[dict]:
+    return [asdict(s) | {"locator": str(s.locator)} for s in sentences]

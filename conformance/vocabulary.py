@@ -1,0 +1,77 @@
+"""The fixed words of the matrix: revisions, sides, levels and areas (DESIGN.md "Vocabulary")."""
+
+from __future__ import annotations
+
+import re
+
+REVISIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+SIDES: tuple[str, ...] = ("server", "client")
+LEVELS: tuple[str, ...] = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
+
+# RFC 2119 / RFC 8174 synonyms, normalised to the five levels above.
+LEVEL_SYNONYMS: dict[str, str] = {
+    "MUST": "MUST",
+    "REQUIRED": "MUST",
+    "SHALL": "MUST",
+    "MUST NOT": "MUST NOT",
+    "SHALL NOT": "MUST NOT",
+    "SHOULD": "SHOULD",
+    "RECOMMENDED": "SHOULD",
+    "SHOULD NOT": "SHOULD NOT",
+    "NOT RECOMMENDED": "SHOULD NOT",
+    "MAY": "MAY",
+    "OPTIONAL": "MAY",
+}
+
+# Longest alternatives first so that "MUST NOT" is one keyword, not "MUST".
+KEYWORD_PATTERN = re.compile(
+    r"\b(MUST NOT|SHALL NOT|SHOULD NOT|NOT RECOMMENDED|MUST|REQUIRED|SHALL|SHOULD|RECOMMENDED|MAY|OPTIONAL)\b"
+)
+
+# One section of docs/spec/requirements.md per area; a requirement id starts with its area.
+AREAS: tuple[str, ...] = (
+    "architecture",
+    "security",
+    "messages",
+    "errors",
+    "meta",
+    "json-schema",
+    "icons",
+    "versioning",
+    "lifecycle",
+    "transports",
+    "stdio",
+    "streamable-http",
+    "http-sse",
+    "authorization",
+    "ping",
+    "cancellation",
+    "progress",
+    "pagination",
+    "logging",
+    "completion",
+    "tasks",
+    "caching",
+    "mrtr",
+    "subscriptions",
+    "tools",
+    "resources",
+    "prompts",
+    "roots",
+    "sampling",
+    "elicitation",
+)
+
+SIDE_CHOICES: dict[str, tuple[str, ...]] = {"server": ("server",), "client": ("client",), "both": SIDES}
+
+REQUIREMENT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
+
+
+def revision_index(revision: str) -> int:
+    return REVISIONS.index(revision)
+
+
+def area_of(requirement_id: str) -> str | None:
+    """The area a requirement id belongs to: the longest area name that prefixes it."""
+    matches = [a for a in AREAS if requirement_id.startswith(a + "-")]
+    return max(matches, key=len) if matches else None
