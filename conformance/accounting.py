@@ -31,7 +31,10 @@ def load_sweep() -> list[Sentence]:
     cache = spec_root.parent / f"sweep-{key.hexdigest()[:16]}.json"
     if cache.is_file():
         rows = json.loads(cache.read_text(encoding="utf-8"))
-        return [Sentence(**{k: v for k, v in row.items() if k != "locator"} | {"keywords": tuple(row["keywords"])}) for row in rows]
+        return [
+            Sentence(**{k: v for k, v in row.items() if k != "locator"} | {"keywords": tuple(row["keywords"])})
+            for row in rows
+        ]
     sentences = sweep_module.sweep(spec_root)
     cache.write_text(json.dumps(sweep_module.to_json(sentences)), encoding="utf-8")
     return sentences

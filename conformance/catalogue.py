@@ -196,7 +196,9 @@ def parse_catalogue(source: str, path: Path = CATALOGUE_PATH) -> Catalogue:
 
     def claim(requirement_id: str, line: int) -> None:
         if requirement_id in seen:
-            errors.append(InputError(path, line, f"duplicate id {requirement_id!r} (first at line {seen[requirement_id]})"))
+            errors.append(
+                InputError(path, line, f"duplicate id {requirement_id!r} (first at line {seen[requirement_id]})")
+            )
         else:
             seen[requirement_id] = line
 
@@ -246,7 +248,11 @@ def parse_catalogue(source: str, path: Path = CATALOGUE_PATH) -> Catalogue:
     for tombstone in tombstones:
         if tombstone.folded_into not in known:
             errors.append(
-                InputError(path, tombstone.line, f"tombstone {tombstone.id!r} is folded into unknown id {tombstone.folded_into!r}")
+                InputError(
+                    path,
+                    tombstone.line,
+                    f"tombstone {tombstone.id!r} is folded into unknown id {tombstone.folded_into!r}",
+                )
             )
     if errors:
         raise InputErrors(errors)

@@ -66,9 +66,107 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return 1 if accounting.unaccounted or accounting.unresolved or accounting.stale_not_requirements else 0
 
 
+def _cmd_generate(args: argparse.Namespace) -> int:
+    from conformance.build import build, write_files
+
+    written = write_files(build().expected_files())
+    for path in written:
+        print(f"wrote {path}")
+    if not written:
+        print("generated files are up to date")
+    return 0
+
+
+def _cmd_summary(args: argparse.Namespace) -> int:
+    from conformance.build import build
+    from conformance.matrix import summary
+
+    table = summary(build().cells)
+    print(f"{'revision':12} {'side':7} {'level':11} {'applies':>8} {'tested':>7} {'gap':>6} {'MISSING':>8} {'n/a':>6}")
+    for revision, sides in table.items():
+        for side, levels in sides.items():
+            for level, row in levels.items():
+                if any(row.values()):
+                    print(
+                        f"{revision:12} {side:7} {level:11} {row['applies']:>8} {row['tested']:>7} "
+                        f"{row['gap']:>6} {row['missing']:>8} {row['n/a']:>6}"
+                    )
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from conformance.accounting import load_sweep
+    from conformance.build import build
+
+    built = build()
+    requirement = next((r for r in built.requirements["requirements"] if r["id"] == args.id), None)
+    if requirement is None:
+        print(f"error: no requirement {args.id!r} in docs/spec/requirements.md", file=sys.stderr)
+        return 2
+    print(f"{requirement['id']}  ({requirement['area']}, {requirement['level']}, binds {requirement['side']})")
+    print(f"  {requirement['requirement']}")
+    print(f"  revisions: {', '.join(requirement['revisions'])}")
+    if requirement["notes"]:
+        print(f"  notes: {requirement['notes']}")
+    sentences = load_sweep()
+    for source in requirement["sources"]:
+        fingerprint = source.rsplit("@", 1)[1]
+        matches = [s for s in sentences if s.fingerprint == fingerprint and s.revision in requirement["revisions"]]
+        resolved = "" if any(str(s.locator) == source for s in matches) else "  (DOES NOT RESOLVE: review the row)"
+        print(f"  source {source}{resolved}")
+        if matches:
+            print(f"    > {matches[0].text}")
+            print(f"    (stands in {', '.join(sorted({s.revision for s in matches}))})")
+    print("  cells:")
+    for cell in built.cells:
+        if cell.requirement == args.id:
+            detail = ", ".join(cell.tests) or " ".join(x for x in (cell.ref, cell.reason) if x)
+            print(f"    {cell.revision} {cell.side:6} {cell.state:8} {detail}")
+    return 0
+
+
+def covering_node_ids(selectors: list[str]) -> list[str]:
+    """Node ids of the tests covering the given requirement ids and/or areas (every claimed revision)."""
+    from conformance.build import build
+    from conformance.covers import param_id
+    from conformance.vocabulary import AREAS
+
+    built = build()
+    requirements = {r["id"]: r for r in built.requirements["requirements"]}
+    unknown = [s for s in selectors if s not in requirements and s not in AREAS]
+    if unknown:
+        raise SystemExit(f"error: neither a requirement id nor an area: {', '.join(unknown)}")
+    wanted = {r for r in requirements if r in selectors or requirements[r]["area"] in selectors}
+    node_ids = []
+    for cover in built.coverage.covers:
+        if cover.requirement in wanted:
+            requirement = requirements[cover.requirement]
+            for revision in cover.revisions or requirement["revisions"]:
+                node_ids.append(f"{cover.test}[{param_id(revision, requirement)}]")
+    return node_ids
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    import subprocess
+
+    node_ids = covering_node_ids(args.selectors)
+    if not node_ids:
+        print("no test covers the selected requirements (see `python -m conformance show ID`)", file=sys.stderr)
+        return 1
+    return subprocess.call([sys.executable, "-m", "pytest", *args.pytest_args, *node_ids])
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from conformance import bench
+
+    bench.run(args.repeat)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     spec = commands.add_parser("spec", help="materialise the pinned spec")
     spec.add_argument("--lock", metavar="MIRROR", help="rewrite the lock from this spec mirror first")
@@ -81,6 +179,18 @@ def main(argv: list[str] | None = None) -> int:
     sweep.add_argument("--catalogue", help="read this catalogue instead of docs/spec/requirements.md")
     sweep.add_argument("--overrides", help="read override YAML files from this folder instead of overrides/")
     sweep.set_defaults(run=_cmd_sweep)
+    commands.add_parser("generate", help="regenerate requirements.json and the matrix").set_defaults(run=_cmd_generate)
+    commands.add_parser("summary", help="print the matrix summary").set_defaults(run=_cmd_summary)
+    show = commands.add_parser("show", help="a requirement, its clauses and its cells")
+    show.add_argument("id")
+    show.set_defaults(run=_cmd_show)
+    run = commands.add_parser("run", help="run the tests covering requirement ids or areas")
+    run.add_argument("selectors", nargs="+", help="requirement ids and/or area names")
+    run.add_argument("--pytest-args", nargs="*", default=[], help="extra pytest arguments")
+    run.set_defaults(run=_cmd_run)
+    bench = commands.add_parser("bench", help="time each stage of the machinery")
+    bench.add_argument("--repeat", type=int, default=5)
+    bench.set_defaults(run=_cmd_bench)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

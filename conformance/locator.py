@@ -4,8 +4,9 @@ A locator reads ``<revision>/<page>#<anchor>@<fingerprint>``, for example
 ``2025-06-18/basic/lifecycle#initialization@3f2a9c0d1b7e``. ``page`` is the page's path below
 ``docs/specification/<revision>/`` without ``.mdx``, or ``schema.json`` for a description in the
 revision's JSON schema (its anchor is then the dotted path of the described definition or
-property). The fingerprint is the first 12 hex digits of the sha256 of the normalised sentence,
-so a row points at its clause without quoting it, and a reworded clause no longer resolves.
+property); the anchor is empty for text before a page's first heading. The fingerprint is the
+first 12 hex digits of the sha256 of the normalised sentence, so a row points at its clause
+without quoting it, and a reworded clause no longer resolves.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ FINGERPRINT_LENGTH = 12
 
 LOCATOR_PATTERN = re.compile(
     r"^(?P<revision>\d{4}-\d{2}-\d{2})/(?P<page>[a-z0-9][a-z0-9_./-]*)"
-    r"#(?P<anchor>[A-Za-z0-9_][A-Za-z0-9_.\[\]-]*)@(?P<fingerprint>[0-9a-f]{12})$"
+    r"#(?P<anchor>(?:[A-Za-z0-9_][A-Za-z0-9_.\[\]-]*)?)@(?P<fingerprint>[0-9a-f]{12})$"
 )
 
 _WHITESPACE = re.compile(r"\s+")
@@ -45,9 +46,7 @@ class Locator:
         """Parse a locator; raises ValueError saying what is wrong."""
         match = LOCATOR_PATTERN.match(text)
         if match is None:
-            raise ValueError(
-                f"bad locator {text!r}: expected <revision>/<page>#<anchor>@<12 hex digits>"
-            )
+            raise ValueError(f"bad locator {text!r}: expected <revision>/<page>#<anchor>@<12 hex digits>")
         return cls(**match.groupdict())
 
     def __str__(self) -> str:
@@ -58,4 +57,5 @@ class Locator:
         """The public page of the clause's section (the schema's reference page for schema.json)."""
         page = "schema" if self.page == "schema.json" else self.page
         anchor = self.anchor.lower().replace(".", "-") if self.page == "schema.json" else self.anchor
-        return f"https://modelcontextprotocol.io/specification/{self.revision}/{page}#{anchor}"
+        fragment = f"#{anchor}" if anchor else ""
+        return f"https://modelcontextprotocol.io/specification/{self.revision}/{page}{fragment}"

@@ -116,7 +116,11 @@ def parse_overrides(files: dict[Path, str], catalogue: Catalogue) -> Overrides:
             where = f"{path}:{line}"
             if (requirement_id, side) in seen_sides:
                 errors.append(
-                    InputError(path, line, f"second override for {requirement_id} / {side} (first at {seen_sides[requirement_id, side]})")
+                    InputError(
+                        path,
+                        line,
+                        f"second override for {requirement_id} / {side} (first at {seen_sides[requirement_id, side]})",
+                    )
                 )
                 continue
             seen_sides[requirement_id, side] = where
@@ -135,7 +139,11 @@ def parse_overrides(files: dict[Path, str], catalogue: Catalogue) -> Overrides:
                 continue
             if fingerprint in seen_fingerprints:
                 errors.append(
-                    InputError(path, line, f"fingerprint {fingerprint} accounted for twice (first at {seen_fingerprints[fingerprint]})")
+                    InputError(
+                        path,
+                        line,
+                        f"fingerprint {fingerprint} accounted for twice (first at {seen_fingerprints[fingerprint]})",
+                    )
                 )
                 continue
             seen_fingerprints[fingerprint] = f"{path}:{line}"

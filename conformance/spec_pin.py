@@ -56,8 +56,7 @@ def read_lock(lock_path: Path = LOCK_PATH) -> dict:
 def is_pinned_path(path: str) -> bool:
     """The files the project reads: every page and the schema of every revision it judges."""
     return any(
-        path.startswith(f"docs/specification/{rev}/") and path.endswith(".mdx")
-        or path == f"schema/{rev}/schema.json"
+        (path.startswith(f"docs/specification/{rev}/") and path.endswith(".mdx")) or path == f"schema/{rev}/schema.json"
         for rev in REVISIONS
     )
 

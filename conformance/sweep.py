@@ -76,9 +76,9 @@ def inline_text(token: Token) -> str:
     for child in token.children or ():
         if child.type in ("text", "code_inline"):
             parts.append(child.content)
-        elif child.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
-        elif child.type == "html_inline" and child.content.lower().startswith("<br"):
+        elif child.type in ("softbreak", "hardbreak") or (
+            child.type == "html_inline" and child.content.lower().startswith("<br")
+        ):
             parts.append(" ")
     return "".join(parts)
 
@@ -101,9 +101,7 @@ class _TypedocText(HTMLParser):
         attributes = dict(attrs)
         if tag in self._SKIPPED:
             self._skip_depth += 1
-        if "tsd-signature" in (attributes.get("class") or "").split():
-            self._signature_depth += 1
-        elif self._signature_depth and tag == "div":
+        if "tsd-signature" in (attributes.get("class") or "").split() or (self._signature_depth and tag == "div"):
             self._signature_depth += 1
         if attributes.get("id") and "tsd-anchor-link" in (attributes.get("class") or ""):
             self.anchor = str(attributes["id"])

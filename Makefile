@@ -1,0 +1,50 @@
+# mcp-matrix. Every target does its own set-up: a fresh clone needs nothing but python3 (3.11+).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PYTEST := $(PY) -m pytest
+WORKERS ?= 2
+
+.PHONY: setup spec test conformance matrix lint bench run clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > $(VENV)/requirements.txt
+	$(PY) -m pip install --quiet -r $(VENV)/requirements.txt
+	touch $(STAMP)
+
+setup: $(STAMP) spec
+
+spec: $(STAMP)
+	$(PY) -m conformance spec
+
+## Run every test: the machinery's own tests, the meta-test and the suite against the default target.
+test: setup lint
+	$(PYTEST) -n $(WORKERS) tests conformance; status=$$?; \
+	if [ $$status -eq 5 ]; then echo "pytest collected no tests: the suite is broken, not green" >&2; fi; \
+	exit $$status
+
+## Run the suite against the default implementation (the pinned SDK) and print the matrix summary.
+conformance: setup
+	$(PYTEST) -n $(WORKERS) conformance; status=$$?; $(PY) -m conformance summary; exit $$status
+
+## Regenerate conformance/requirements.json and docs/spec/conformance-matrix.{md,json}.
+matrix: setup
+	$(PY) -m conformance generate
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+## Time each stage of the machinery (median of several runs).
+bench: setup
+	$(PY) -m conformance bench
+
+## Run exactly the tests covering requirement ids or areas: make run REQ="lifecycle-server-version-echo tools"
+run: setup
+	$(PY) -m conformance run $(REQ)
+
+clean:
+	rm -rf $(VENV) .cache reports

@@ -1,0 +1,67 @@
+"""``make bench``: the time of each stage of the machinery, as the median of several runs.
+
+Budgets on the full catalogue (issue #2): generation under 1 s, the meta-test under 3 s.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+from conformance import generator, matrix
+from conformance.build import build
+from conformance.catalogue import load_catalogue
+from conformance.covers import load_coverage
+from conformance.overrides import load_overrides
+from conformance.spec_pin import PROJECT_ROOT
+
+
+def _median_seconds(stage: Callable[[], object], repeat: int) -> float:
+    timings = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        stage()
+        timings.append(time.perf_counter() - start)
+    return statistics.median(timings)
+
+
+def _generate() -> str:
+    catalogue = load_catalogue()
+    return generator.render_json(generator.generate(catalogue, load_overrides(catalogue)))
+
+
+def _matrix() -> tuple[str, str]:
+    built = build()
+    cells = matrix.build_cells(built.requirements["requirements"], load_coverage())
+    rows = built.requirements["requirements"]
+    return matrix.render_markdown(rows, cells, {}), matrix.render_json(cells, {})
+
+
+def _meta_test() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "conformance/test_meta.py"],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"the meta-test fails; bench measures a passing tree:\n{result.stdout[-3000:]}")
+
+
+STAGES: dict[str, Callable[[], object]] = {
+    "parse the catalogue": load_catalogue,
+    "generate requirements.json": _generate,
+    "build and render the matrix": _matrix,
+    "meta-test (pytest conformance/test_meta.py)": _meta_test,
+}
+
+
+def run(repeat: int) -> None:
+    built = build()
+    requirements, cells = len(built.catalogue.requirements), len(built.cells)
+    print(f"catalogue: {requirements} requirements, {cells} cells; median of {repeat} runs")
+    for name, stage in STAGES.items():
+        print(f"{name:48} {_median_seconds(stage, repeat):8.3f} s", flush=True)

@@ -1,0 +1,215 @@
+"""Coverage declarations (``coverage/<area>.py``) and ``for_req``, which turns them into tests.
+
+A coverage module defines ``COVERS`` and ``GAPS``:
+
+    COVERS = [Cover("lifecycle-initialize-first", "server", "conformance/test_lifecycle.py::test_x")]
+    GAPS = [Gap("lifecycle-version-fallback", "server", "F-001", "the SDK answers with ...")]
+
+``for_req(id, side)`` parametrises a test over exactly the revisions its covers claim (by default
+every revision the catalogue gives the requirement), with ids ``<rev>/<area>/<id>``, and skips
+each gapped cell with ``gap: <ref> <why>`` unless ``RUN_GAPS=1``. The run is built from the
+covers, so the two cannot drift. Coverage modules are loaded by path: the folder is not a
+package, so it never shadows coverage.py's ``coverage``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import os
+import re
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+from conformance.catalogue import parse_revisions
+from conformance.errors import InputError, InputErrors
+from conformance.generator import NA_PREFIX, load_requirements
+from conformance.vocabulary import SIDES
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+COVERAGE_DIR = PROJECT_ROOT / "coverage"
+GAP_REF = re.compile(r"^(#\d+|F-\d{3})$")
+
+TestFunction = TypeVar("TestFunction", bound=Callable[..., object])
+
+
+def _settle(declaration: Cover | Gap) -> None:
+    """Record where a declaration was written, and expand a revisions string ("A..B", "A, B")."""
+    if not declaration.path:
+        frame = sys._getframe(3)
+        object.__setattr__(declaration, "path", frame.f_code.co_filename)
+        object.__setattr__(declaration, "line", frame.f_lineno)
+    if isinstance(declaration.revisions, str):
+        object.__setattr__(declaration, "revisions", parse_revisions(declaration.revisions))
+
+
+@dataclass(frozen=True)
+class Cover:
+    """``test`` (a pytest node id without parameters) holds ``requirement`` for ``side``."""
+
+    requirement: str
+    side: str
+    test: str
+    revisions: tuple[str, ...] | str | None = None
+    path: str = field(default="", compare=False, repr=False)
+    line: int = field(default=0, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _settle(self)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """``requirement`` is not met (finding ``F-NNN``) or not yet testable (issue ``#N``) for ``side``."""
+
+    requirement: str
+    side: str
+    ref: str
+    why: str
+    revisions: tuple[str, ...] | str | None = None
+    path: str = field(default="", compare=False, repr=False)
+    line: int = field(default=0, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _settle(self)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    covers: tuple[Cover, ...]
+    gaps: tuple[Gap, ...]
+
+    def covers_of(self, requirement: str, side: str) -> list[Cover]:
+        return [c for c in self.covers if c.requirement == requirement and c.side == side]
+
+    def gap_of(self, requirement: str, revision: str, side: str, requirements: dict[str, dict]) -> Gap | None:
+        for gap in self.gaps:
+            if gap.requirement == requirement and gap.side == side:
+                revisions = gap.revisions or tuple(requirements[requirement]["revisions"])
+                if revision in revisions:
+                    return gap
+        return None
+
+
+def load_module(path: Path) -> object:
+    spec = importlib.util.spec_from_file_location(f"mcp_matrix_coverage_{path.stem.replace('-', '_')}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _line_in(exc: BaseException, path: Path) -> int | None:
+    """The line of ``path`` where ``exc`` was raised (or its syntax error's line)."""
+    if isinstance(exc, SyntaxError):
+        return exc.lineno
+    lines = [t.lineno for t in traceback.extract_tb(exc.__traceback__) if Path(t.filename) == path]
+    return lines[-1] if lines else None
+
+
+def load_coverage(directory: Path = COVERAGE_DIR) -> Coverage:
+    """Every coverage module's COVERS and GAPS; a module that defines neither is refused."""
+    covers: list[Cover] = []
+    gaps: list[Gap] = []
+    errors: list[InputError] = []
+    for path in sorted(directory.glob("*.py")):
+        try:
+            module = load_module(path)
+        except Exception as exc:  # a broken module is reported with its location, not a traceback
+            errors.append(InputError(path, _line_in(exc, path), f"cannot load coverage module: {exc}"))
+            continue
+        module_covers = getattr(module, "COVERS", None)
+        module_gaps = getattr(module, "GAPS", None)
+        if module_covers is None and module_gaps is None:
+            errors.append(InputError(path, None, "coverage module defines neither COVERS nor GAPS"))
+            continue
+        for item in module_covers or ():
+            if not isinstance(item, Cover):
+                errors.append(InputError(path, None, f"COVERS holds {item!r}, which is not a Cover"))
+            else:
+                covers.append(item)
+        for item in module_gaps or ():
+            if not isinstance(item, Gap):
+                errors.append(InputError(path, None, f"GAPS holds {item!r}, which is not a Gap"))
+            else:
+                gaps.append(item)
+    if errors:
+        raise InputErrors(errors)
+    return Coverage(tuple(covers), tuple(gaps))
+
+
+@cache
+def _registry() -> tuple[dict[str, dict], Coverage]:
+    requirements = {r["id"]: r for r in load_requirements()["requirements"]}
+    return requirements, load_coverage()
+
+
+def node_id(function: Callable[..., object]) -> str:
+    """The pytest node id (without parameters) of a test function defined at module or class level."""
+    source = Path(inspect.getsourcefile(function) or "").resolve()
+    relative = source.relative_to(PROJECT_ROOT).as_posix()
+    return f"{relative}::{function.__qualname__.replace('.', '::')}"
+
+
+def run_gaps() -> bool:
+    return os.environ.get("RUN_GAPS", "") not in ("", "0")
+
+
+def param_id(revision: str, requirement: dict) -> str:
+    return f"{revision}/{requirement['area']}/{requirement['id']}"
+
+
+def for_req(requirement_id: str, side: str) -> Callable[[TestFunction], TestFunction]:
+    """Parametrise a test over the cells of ``requirement_id`` / ``side`` that its covers claim.
+
+    The test takes a ``revision`` argument. A gapped cell is skipped with its gap's reference and
+    reason unless ``RUN_GAPS=1``; a requirement that does not bind ``side`` is a usage error.
+    """
+    requirements, coverage = _registry()
+    if requirement_id not in requirements:
+        raise LookupError(f"for_req: unknown requirement id {requirement_id!r}")
+    if side not in SIDES:
+        raise ValueError(f"for_req: unknown side {side!r}")
+    requirement = requirements[requirement_id]
+    applicability = requirement["applicability"][side]
+    if applicability.startswith(NA_PREFIX):
+        raise ValueError(f"for_req: {requirement_id} does not bind the {side} ({applicability})")
+
+    def decorate(function: TestFunction) -> TestFunction:
+        test = node_id(function)
+        claimed: set[str] = set()
+        for cover in coverage.covers_of(requirement_id, side):
+            if cover.test == test:
+                claimed.update(cover.revisions or requirement["revisions"])
+        revisions = [r for r in requirement["revisions"] if r in claimed] or requirement["revisions"]
+        params = []
+        for revision in revisions:
+            marks: list[pytest.MarkDecorator] = [pytest.mark.requirement(requirement_id, side)]
+            gap = coverage.gap_of(requirement_id, revision, side, requirements)
+            if gap is not None and not run_gaps():
+                marks.append(pytest.mark.skip(reason=f"gap: {gap.ref} {gap.why}"))
+            params.append(pytest.param(revision, id=param_id(revision, requirement), marks=marks))
+        return pytest.mark.parametrize("revision", params)(function)
+
+    return decorate
+
+
+def gaps(ref: str, why: str, cells: dict[str, str]) -> list[Gap]:
+    """One Gap per cell of ``cells`` (requirement id -> ``server``, ``client`` or ``both``), all revisions.
+
+    For the long explicit lists of catalogued-but-untested requirements; the ids stay written out,
+    so deleting a cover of an id not listed here still leaves its cells MISSING.
+    """
+    frame = sys._getframe(1)
+    return [
+        Gap(requirement, side, ref, why, path=frame.f_code.co_filename, line=frame.f_lineno)
+        for requirement, sides in cells.items()
+        for side in (SIDES if sides == "both" else (sides,))
+    ]

@@ -1,0 +1,21 @@
+"""Builders for the frames the harness sends, one place for each shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+CLIENT_INFO = {"name": "mcp-matrix", "version": "0.1.0"}
+UNKNOWN_VERSION = "1999-01-01"  # a date no revision has or will have
+
+
+def initialize_params(protocol_version: str, capabilities: dict | None = None) -> dict[str, Any]:
+    return {"protocolVersion": protocol_version, "capabilities": capabilities or {}, "clientInfo": CLIENT_INFO}
+
+
+def modern_meta(protocol_version: str, capabilities: dict | None = None) -> dict[str, Any]:
+    """The per-request ``_meta`` envelope of 2026-07-28's stateless model."""
+    return {
+        "io.modelcontextprotocol/protocolVersion": protocol_version,
+        "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+        "io.modelcontextprotocol/clientCapabilities": capabilities or {},
+    }

@@ -1,0 +1,146 @@
+"""Starting a stdio server for a session: a fresh process, or a fork of a warm parent.
+
+Importing the SDK costs over a second, so a session of the fixture server must not pay for an
+interpreter start. ``WarmLauncher`` keeps one parent (see ``zygote``) that has imported the
+server module; each ``start()`` hands it three pipe ends over a Unix socket and it forks a child
+that serves stdio on them: milliseconds a session. ``CommandLauncher`` starts a fresh process
+for external servers and for the cells about process start and exit.
+
+Nothing outlives the run: children die with their parent (``PR_SET_PDEATHSIG``), the warm
+parent exits when its control socket closes, and ``close()`` kills what is left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from typing import IO, Protocol
+
+PR_SET_PDEATHSIG = 1
+START_TIMEOUT_SECONDS = 30.0
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to SIGKILL this process when its parent dies (Linux; elsewhere a no-op)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+@dataclass
+class ServerProcess:
+    """A running stdio server: the peer's ends of its pipes, and how to stop it."""
+
+    pid: int
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+    stderr: IO[bytes]
+    popen: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    def kill(self) -> None:
+        for stream in (self.stdin, self.stdout, self.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(self.pid, signal.SIGKILL)
+        if self.popen is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(timeout=5)
+
+
+class Launcher(Protocol):
+    description: str
+
+    def start(self) -> ServerProcess: ...
+
+    def close(self) -> None: ...
+
+
+class CommandLauncher:
+    """A fresh process per session, from a command line."""
+
+    def __init__(self, command: list[str] | str, env: dict[str, str] | None = None) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.env = env
+        self.description = shlex.join(self.argv)
+        self._started: list[ServerProcess] = []
+
+    def start(self) -> ServerProcess:
+        popen = subprocess.Popen(
+            self.argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=self.env,
+            preexec_fn=die_with_parent,  # a single prctl call before exec
+        )
+        assert popen.stdin and popen.stdout and popen.stderr
+        process = ServerProcess(popen.pid, popen.stdin, popen.stdout, popen.stderr, popen)
+        self._started.append(process)
+        return process
+
+    def close(self) -> None:
+        for process in self._started:
+            process.kill()
+        self._started.clear()
+
+
+class WarmLauncher:
+    """Forks each session's server from a parent that has already imported ``module``."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self.description = f"{sys.executable} -m {module} (forked from a warm parent)"
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._control = ours
+        self._parent = subprocess.Popen(
+            [sys.executable, "-m", "conformance.harness.zygote", module, str(theirs.fileno())],
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+            preexec_fn=die_with_parent,
+        )
+        theirs.close()
+        self._control.settimeout(START_TIMEOUT_SECONDS)
+        ready = self._control.recv(16)
+        if ready != b"ready":
+            self.close()
+            raise RuntimeError(f"warm parent for {module} did not start (said {ready!r})")
+        self._children: list[ServerProcess] = []
+
+    def start(self) -> ServerProcess:
+        stdin_read, stdin_write = os.pipe()
+        stdout_read, stdout_write = os.pipe()
+        stderr_read, stderr_write = os.pipe()
+        try:
+            socket.send_fds(self._control, [b"fork"], [stdin_read, stdout_write, stderr_write])
+            reply = self._control.recv(32)
+        finally:
+            for fd in (stdin_read, stdout_write, stderr_write):
+                os.close(fd)
+        if not reply.isdigit():
+            raise RuntimeError(f"warm parent could not fork a server (said {reply!r})")
+        process = ServerProcess(
+            int(reply),
+            os.fdopen(stdin_write, "wb", buffering=0),
+            os.fdopen(stdout_read, "rb", buffering=0),
+            os.fdopen(stderr_read, "rb", buffering=0),
+        )
+        self._children.append(process)
+        return process
+
+    def close(self) -> None:
+        for process in self._children:
+            process.kill()
+        self._children.clear()
+        self._control.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._parent.wait(timeout=5)
+        if self._parent.poll() is None:
+            self._parent.kill()
+            self._parent.wait(timeout=5)

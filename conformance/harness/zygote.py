@@ -1,0 +1,63 @@
+"""The warm parent of ``WarmLauncher``: imports a server module once, then forks a server a session.
+
+Protocol on the control socket: the launcher sends ``fork`` with three file descriptors (the
+child's stdin, stdout, stderr); the parent forks, the child serves stdio on them by calling the
+module's ``main()``, and the parent answers with the child's pid. When the socket closes (the
+launcher is done or died) the parent kills its children and exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import signal
+import socket
+import sys
+
+from conformance.harness.launcher import die_with_parent
+
+
+def serve(module_name: str, control_fd: int) -> None:
+    module = importlib.import_module(module_name)
+    control = socket.socket(fileno=control_fd)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    children: list[int] = []
+    control.sendall(b"ready")
+    while True:
+        message, fds, _flags, _address = socket.recv_fds(control, 16, 3)
+        if not message:
+            break
+        pid = os.fork()
+        if pid == 0:
+            control.close()
+            die_with_parent()
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            for target, fd in enumerate(fds):
+                os.dup2(fd, target)
+                os.close(fd)
+            try:
+                module.main()
+            finally:
+                os._exit(0)
+        for fd in fds:
+            os.close(fd)
+        children.append(pid)
+        control.sendall(str(pid).encode())
+    for pid in children:
+        if _is_our_child(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _is_our_child(pid: int) -> bool:
+    """Guards against killing a reused pid: the process must still be this parent's child."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[1]) == os.getpid()
+    except (OSError, ValueError, IndexError):
+        return False
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1], int(sys.argv[2]))

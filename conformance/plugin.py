@@ -1,0 +1,114 @@
+"""The pytest plugin of the suite (loaded with ``-p conformance.plugin``, see pyproject.toml).
+
+- options naming the implementation under test (default: the fixture server on the pinned SDK);
+- the ``server`` fixture: one traced stdio session per test, its trace kept only if the test fails;
+- outcome labels: ``pass``, ``fail``, ``gap``, ``fixture-missing``, ``inconclusive``, summarised
+  per revision and side at the end of the run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conformance.harness.launcher import CommandLauncher, Launcher, WarmLauncher
+from conformance.harness.stdio import HarnessError, StdioPeer
+from conformance.harness.trace import Trace
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+TRACE_DIR = PROJECT_ROOT / "reports" / "traces"
+FIXTURE_SERVER_MODULE = "conformance.fixtures.server"
+
+
+class FixtureMissing(Exception):
+    """The target does not expose what the test needs: neither pass nor fail."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mcp-matrix", "the implementation under test")
+    group.addoption(
+        "--server-command",
+        default=None,
+        help="put this stdio server under test instead of the fixture server (a shell-quoted command)",
+    )
+
+
+@pytest.fixture(scope="session")
+def server_launcher(request: pytest.FixtureRequest) -> Iterator[Launcher]:
+    command = request.config.getoption("--server-command")
+    launcher: Launcher = CommandLauncher(command) if command else WarmLauncher(FIXTURE_SERVER_MODULE)
+    yield launcher
+    launcher.close()
+
+
+def _trace_path(node_id: str) -> Path:
+    worker = re.sub(r"[^A-Za-z0-9_.-]+", "_", node_id).strip("_")
+    return TRACE_DIR / f"{worker[:180]}.jsonl"
+
+
+@pytest.fixture
+def server(revision: str, server_launcher: Launcher, request: pytest.FixtureRequest) -> Iterator[StdioPeer]:
+    """A fresh stdio session with the server under test, at ``revision``, recorded as a trace."""
+    trace = Trace(_trace_path(request.node.nodeid), "stdio")
+    request.node.stash[TRACE_KEY] = trace.path
+    peer = StdioPeer(server_launcher.start(), trace, revision)
+    yield peer
+    peer.close()
+    report = request.node.stash.get(CALL_REPORT_KEY, None)
+    if report is not None and report.passed:
+        trace.path.unlink(missing_ok=True)
+
+
+TRACE_KEY = pytest.StashKey[Path]()
+CALL_REPORT_KEY = pytest.StashKey[pytest.TestReport]()
+OUTCOMES = ("pass", "fail", "gap", "fixture-missing", "inconclusive")
+
+
+def outcome_of(report: pytest.TestReport, excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
+    if excinfo is not None and excinfo.errisinstance(HarnessError):
+        return "inconclusive"
+    if excinfo is not None and excinfo.errisinstance(FixtureMissing):
+        return "fixture-missing"
+    if report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        return "gap" if "gap: " in reason else "fixture-missing" if "fixture-missing" in reason else "skip"
+    return "pass" if report.passed else "fail"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    report: pytest.TestReport = yield
+    if call.when == "call":
+        item.stash[CALL_REPORT_KEY] = report
+        if call.excinfo is not None and call.excinfo.errisinstance(FixtureMissing):
+            report.outcome = "skipped"
+            report.longrepr = (str(item.path), 0, f"fixture-missing: {call.excinfo.value}")
+        trace = item.stash.get(TRACE_KEY, None)
+        if report.failed and trace is not None:
+            report.sections.append(("trace", f"session trace kept at {trace.relative_to(PROJECT_ROOT)}"))
+    marker = item.get_closest_marker("requirement")
+    if marker is not None and (call.when == "call" or report.skipped):
+        report.user_properties.append(("conformance-outcome", outcome_of(report, call.excinfo)))
+        report.user_properties.append(("cell", (marker.args[0], item.callspec.params.get("revision"), marker.args[1])))
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            properties = dict(getattr(report, "user_properties", ()))
+            if "cell" in properties:
+                _, revision, side = properties["cell"]
+                counts[revision, side, properties["conformance-outcome"]] += 1
+    if not counts:
+        return
+    terminalreporter.section("conformance outcomes by revision and side")
+    terminalreporter.write_line(f"{'revision':12} {'side':7} " + " ".join(f"{o:>15}" for o in OUTCOMES))
+    for revision, side in sorted({(r, s) for r, s, _ in counts}):
+        cells = " ".join(f"{counts[revision, side, o]:>15}" for o in OUTCOMES)
+        terminalreporter.write_line(f"{revision:12} {side:7} {cells}")
