@@ -85,16 +85,26 @@ class Gap:
 class Coverage:
     covers: tuple[Cover, ...]
     gaps: tuple[Gap, ...]
+    _covers_by_cell: dict[tuple[str, str], list[Cover]] = field(init=False, repr=False, compare=False)
+    _gaps_by_cell: dict[tuple[str, str], list[Gap]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        covers: dict[tuple[str, str], list[Cover]] = {}
+        gaps: dict[tuple[str, str], list[Gap]] = {}
+        for cover in self.covers:
+            covers.setdefault((cover.requirement, cover.side), []).append(cover)
+        for gap in self.gaps:
+            gaps.setdefault((gap.requirement, gap.side), []).append(gap)
+        object.__setattr__(self, "_covers_by_cell", covers)
+        object.__setattr__(self, "_gaps_by_cell", gaps)
 
     def covers_of(self, requirement: str, side: str) -> list[Cover]:
-        return [c for c in self.covers if c.requirement == requirement and c.side == side]
+        return self._covers_by_cell.get((requirement, side), [])
 
     def gap_of(self, requirement: str, revision: str, side: str, requirements: dict[str, dict]) -> Gap | None:
-        for gap in self.gaps:
-            if gap.requirement == requirement and gap.side == side:
-                revisions = gap.revisions or tuple(requirements[requirement]["revisions"])
-                if revision in revisions:
-                    return gap
+        for gap in self._gaps_by_cell.get((requirement, side), ()):
+            if revision in (gap.revisions or requirements[requirement]["revisions"]):
+                return gap
         return None
 
 

@@ -32,7 +32,7 @@ def collect_node_ids(files: list[str]) -> set[str]:
     if not files:
         return set()
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *files],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:hypothesispytest", *files],
         cwd=PROJECT_ROOT,
         capture_output=True,
         text=True,
