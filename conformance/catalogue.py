@@ -128,6 +128,11 @@ def _cells(tokens: list[Token], start: int) -> tuple[list[str], int]:
     return cells, index + 1
 
 
+def _raw_cell_count(line: str) -> int:
+    """Cells as written (markdown-it pads a short row with empty cells, which would hide it)."""
+    return len(re.split(r"(?<!\\)\|", line.strip().strip("|")))
+
+
 def _strip_code(text: str) -> str:
     return text.replace("`", "").strip()
 
@@ -186,6 +191,7 @@ def _parse_row(cells: list[str], area: str, line: int, path: Path) -> Requiremen
 def parse_catalogue(source: str, path: Path = CATALOGUE_PATH) -> Catalogue:
     """Parse the catalogue's markdown; raises InputErrors listing every malformed row."""
     tokens = _markdown.parse(source)
+    source_lines = source.split("\n")
     errors: list[InputError] = []
     requirements: list[Requirement] = []
     tombstones: list[Tombstone] = []
@@ -226,8 +232,9 @@ def parse_catalogue(source: str, path: Path = CATALOGUE_PATH) -> Catalogue:
         elif token.type == "tr_open" and area is not None:
             cells, index = _cells(tokens, index)
             expected = TOMBSTONE_COLUMNS if area == TOMBSTONE_SECTION else COLUMNS
-            if len(cells) != len(expected):
-                errors.append(InputError(path, line, f"row has {len(cells)} cells; expected {len(expected)}"))
+            written = _raw_cell_count(source_lines[line - 1])
+            if written != len(expected):
+                errors.append(InputError(path, line, f"row has {written} cells; expected {len(expected)}"))
                 continue
             if area == TOMBSTONE_SECTION:
                 tombstone = Tombstone(_strip_code(cells[0]), _strip_code(cells[1]), cells[2], line)

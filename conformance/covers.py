@@ -156,7 +156,8 @@ def load_coverage(directory: Path = COVERAGE_DIR) -> Coverage:
 
 
 @cache
-def _registry() -> tuple[dict[str, dict], Coverage]:
+def registry() -> tuple[dict[str, dict], Coverage]:
+    """The committed requirements.json (by id) and the coverage modules, loaded once a process."""
     requirements = {r["id"]: r for r in load_requirements()["requirements"]}
     return requirements, load_coverage()
 
@@ -182,7 +183,7 @@ def for_req(requirement_id: str, side: str) -> Callable[[TestFunction], TestFunc
     The test takes a ``revision`` argument. A gapped cell is skipped with its gap's reference and
     reason unless ``RUN_GAPS=1``; a requirement that does not bind ``side`` is a usage error.
     """
-    requirements, coverage = _registry()
+    requirements, coverage = registry()
     if requirement_id not in requirements:
         raise LookupError(f"for_req: unknown requirement id {requirement_id!r}")
     if side not in SIDES:

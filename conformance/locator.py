@@ -19,7 +19,7 @@ FINGERPRINT_LENGTH = 12
 
 LOCATOR_PATTERN = re.compile(
     r"^(?P<revision>\d{4}-\d{2}-\d{2})/(?P<page>[a-z0-9][a-z0-9_./-]*)"
-    r"#(?P<anchor>(?:[A-Za-z0-9_][A-Za-z0-9_.\[\]-]*)?)@(?P<fingerprint>[0-9a-f]{12})$"
+    r"#(?P<anchor>(?:[A-Za-z0-9_][A-Za-z0-9_./\[\]-]*)?)@(?P<fingerprint>[0-9a-f]{12})$"
 )
 
 _WHITESPACE = re.compile(r"\s+")

@@ -33,6 +33,8 @@ _FRONTMATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'`(\[*_])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "Fig.", "approx.")
 _SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
+# TypeDoc's inline links in schema descriptions, rendered on the reference page as their text.
+_TSDOC_LINK = re.compile(r"\{@link\s+([^}|\s]+)\s*(?:\|\s*([^}]+?)\s*)?\}")
 
 
 @dataclass(frozen=True)
@@ -180,6 +182,7 @@ def _schema_descriptions(node: object, path: str) -> Iterator[tuple[str, str]]:
 def _schema_units(schema: dict) -> Iterator[tuple[str, int, str]]:
     for name, definition in sorted(schema.get("definitions", schema.get("$defs", {})).items()):
         for path, description in _schema_descriptions(definition, name):
+            description = _TSDOC_LINK.sub(lambda m: m.group(2) or m.group(1), description)
             for token in _markdown.parse(description):
                 if token.type == "inline":
                     yield path, 0, inline_text(token)

@@ -86,6 +86,7 @@ GAPS: list[Gap] = [
             "elicitation-url-verify-opener": "server",
             "elicitation-url-same-user": "server",
             "elicitation-url-identity-tamper-resistant": "server",
+            "elicitation-url-id-opaque-elicitationid": "client",
         },
     ),
 ]

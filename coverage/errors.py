@@ -21,6 +21,7 @@ GAPS: list[Gap] = [
             "errors-retired-codes-not-emitted": "both",
             "errors-accept-legacy-resource-not-found": "client",
             "errors-new-codes-outside-jsonrpc-range": "both",
+            "errors-message-one-sentence-message": "both",
         },
     ),
 ]

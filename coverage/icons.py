@@ -27,6 +27,10 @@ GAPS: list[Gap] = [
             "icons-sanitize-allowed": "both",
             "icons-verify-content-type": "both",
             "icons-image-type-allowlist": "both",
+            "icons-trusted-origin-src": "both",
+            "icons-svg-precautions-src": "both",
+            "icons-render-png-jpeg-mime-icons": "client",
+            "icons-render-svg-webp-mime-icons": "client",
         },
     ),
 ]

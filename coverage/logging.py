@@ -34,6 +34,8 @@ GAPS: list[Gap] = [
             "logging-validate-data-fields": "both",
             "logging-control-access": "both",
             "logging-monitor-sensitive-content": "both",
+            "logging-server-default-messages-loggingmessagenotification": "server",
+            "logging-none-without-level-loglevel": "server",
         },
     ),
 ]

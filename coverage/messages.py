@@ -38,6 +38,8 @@ GAPS: list[Gap] = [
             "messages-batch-receive": "both",
             "messages-server-no-requests": "server",
             "messages-request-scoped-notifications": "server",
+            "messages-result-type-included-resulttype": "server",
+            "messages-absent-result-type-complete-resulttype": "client",
         },
     ),
 ]

@@ -44,6 +44,7 @@ GAPS: list[Gap] = [
             "mrtr-protocol-errors-jsonrpc": "server",
             "mrtr-ignore-unexpected-input-responses": "server",
             "mrtr-rerequest-missing-input": "server",
+            "mrtr-input-or-state-present-inputrequiredresult": "server",
         },
     ),
 ]

@@ -23,6 +23,10 @@ GAPS: list[Gap] = [
             "subscriptions-graceful-close": "server",
             "subscriptions-reconnect-on-abrupt-close": "client",
             "subscriptions-stdio-resubscribe": "client",
+            "subscriptions-ack-first-acknowledgednotification": "server",
+            "subscriptions-nothing-before-ack-acknowledgednotification": "server",
+            "subscriptions-stdio-interleave-acknowledgednotification": "server",
+            "subscriptions-only-requested-types-subscriptionfilter": "server",
         },
     ),
 ]

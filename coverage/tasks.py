@@ -95,6 +95,7 @@ GAPS: list[Gap] = [
             "tasks-audit-monitor-suspicious": "both",
             "tasks-requestor-log-lifecycle": "both",
             "tasks-requestor-track-ids": "both",
+            "tasks-receiver-declares-augmentation-task": "both",
         },
     ),
 ]

@@ -68,6 +68,7 @@ GAPS: list[Gap] = [
             "tools-client-ref-resolution": "client",
             "tools-client-call-timeouts": "client",
             "tools-client-audit-log": "client",
+            "tools-tool-errors-in-result-iserror": "server",
         },
     ),
 ]

@@ -27,6 +27,11 @@ GAPS: list[Gap] = [
             "versioning-dual-era-concurrent-allowed": "server",
             "versioning-deprecated-not-adopted": "both",
             "versioning-deprecated-migrate": "both",
+            "versioning-server-implements-discover-discoverrequest": "server",
+            "versioning-client-discover-optional-discoverrequest": "client",
+            "versioning-unsupported-version-error-protocolversion": "server",
+            "versioning-status-400-unsupportedprotocolversionerror": "server",
+            "versioning-extension-key-format-extensions": "both",
         },
     ),
 ]

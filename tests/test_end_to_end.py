@@ -1,0 +1,97 @@
+"""The meta-test on a copy of this project: the promises of issue #2, shown on the real tree."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.spec_pin import DEFAULT_CACHE, PROJECT_ROOT, read_lock
+
+IGNORED = shutil.ignore_patterns(".venv", ".cache", ".git", "reports", "__pycache__", ".pytest_cache", ".hypothesis")
+GENERATED = ("conformance/requirements.json", "docs/spec/conformance-matrix.md", "docs/spec/conformance-matrix.json")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the project that shares this checkout's verified spec cache."""
+    copy = tmp_path / "project"
+    shutil.copytree(PROJECT_ROOT, copy, ignore=IGNORED)
+    return copy
+
+
+def pytest_in(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = os.environ | {"MCP_SPEC_CACHE": str(DEFAULT_CACHE), **env}
+    for name in ("RUN_GAPS", "MATRIX_UPDATE", "MATRIX_AREAS"):
+        if name not in env:
+            environment.pop(name, None)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
+        cwd=project,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def digests(project: Path) -> dict[str, str]:
+    return {name: hashlib.sha256((project / name).read_bytes()).hexdigest() for name in GENERATED}
+
+
+def test_matrix_update_on_an_unchanged_tree_changes_no_file(project: Path) -> None:
+    read_lock()  # the copy shares the spec cache; make sure the lock is readable first
+    before = digests(project)
+    result = pytest_in(project, "conformance/test_meta.py", MATRIX_UPDATE="1")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert digests(project) == before
+
+
+def test_deleting_a_cover_fails_the_meta_test_naming_the_cell(project: Path) -> None:
+    coverage = project / "coverage" / "lifecycle.py"
+    text = coverage.read_text()
+    line = next(x for x in text.splitlines() if '"lifecycle-server-version-echo"' in x and "Cover(" in x)
+    coverage.write_text(text.replace(line + "\n", ""))
+    result = pytest_in(project, "conformance/test_meta.py")
+    assert result.returncode == 1
+    assert "MISSING 2025-11-25 server MUST lifecycle-server-version-echo" in result.stdout
+
+
+def test_a_cover_for_a_misspelt_test_fails_the_meta_test_naming_the_cover(project: Path) -> None:
+    coverage = project / "coverage" / "lifecycle.py"
+    coverage.write_text(
+        coverage.read_text().replace("test_initialize_echoes_a_supported", "test_initialise_echoes_a_supported")
+    )
+    result = pytest_in(project, "conformance/test_meta.py")
+    assert result.returncode == 1
+    assert "coverage/lifecycle.py:" in result.stdout
+    assert "cover lifecycle-server-version-echo / server: pytest collects no" in result.stdout
+    assert (
+        "test_initialise_echoes_a_supported_requested_version[<rev>/lifecycle/lifecycle-server-version-echo]"
+        in result.stdout
+    )
+
+
+def test_run_gaps_runs_the_gapped_cells_and_they_still_fail() -> None:
+    """RUN_GAPS=1 runs every gapped cell that has a test; a gapped cell that passes is a stale gap."""
+    from conformance.build import build
+    from conformance.covers import param_id
+
+    built = build()
+    requirements = {r["id"]: r for r in built.requirements["requirements"]}
+    gapped = [
+        f"{cover.test}[{param_id(revision, requirements[cover.requirement])}]"
+        for cover in built.coverage.covers
+        for revision in cover.revisions or requirements[cover.requirement]["revisions"]
+        if built.coverage.gap_of(cover.requirement, revision, cover.side, requirements)
+    ]
+    assert gapped, "no gapped cell has a test: this check would prove nothing"
+    result = pytest_in(PROJECT_ROOT, "-rA", *gapped, RUN_GAPS="1")
+    passed = [line for line in result.stdout.splitlines() if line.startswith("PASSED ")]
+    assert not passed, "stale gaps (they pass under RUN_GAPS=1; remove them):\n" + "\n".join(passed)
+    assert f"{len(gapped)} failed" in result.stdout, result.stdout[-3000:]

@@ -1,0 +1,85 @@
+"""Overrides: each needs a reason, names a known requirement once per side, and says where it is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import catalogue_text, row
+
+from conformance.catalogue import parse_catalogue
+from conformance.errors import InputErrors
+from conformance.generator import applicability
+from conformance.overrides import parse_overrides
+
+CATALOGUE = parse_catalogue(catalogue_text(row(side="server")), Path("requirements.md"))
+PATH = Path("overrides/lifecycle.yaml")
+
+
+def errors_of(text: str) -> str:
+    with pytest.raises(InputErrors) as caught:
+        parse_overrides({PATH: text}, CATALOGUE)
+    return str(caught.value)
+
+
+def test_an_override_re_judges_one_side_with_its_reason() -> None:
+    text = "applicability:\n  - id: lifecycle-initialize-first\n    side: client\n    applies: true\n    reason: hosts too\n"
+    overrides = parse_overrides({PATH: text}, CATALOGUE)
+    assert applicability(CATALOGUE.requirements[0], overrides) == {"server": "applies", "client": "applies"}
+
+
+def test_the_catalogue_side_alone_makes_the_other_side_na() -> None:
+    judged = applicability(CATALOGUE.requirements[0], parse_overrides({}, CATALOGUE))
+    assert judged["client"] == "n/a: the requirement binds servers only"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            "applicability:\n  - id: lifecycle-nope\n    side: client\n    applies: false\n    reason: r\n",
+            f"{PATH}:2: override for unknown requirement id 'lifecycle-nope'",
+            id="unknown-id",
+        ),
+        pytest.param(
+            "applicability:\n  - id: lifecycle-initialize-first\n    side: client\n    applies: false\n",
+            f"{PATH}:2: entry has no reason",
+            id="no-reason",
+        ),
+        pytest.param(
+            "applicability:\n  - id: lifecycle-initialize-first\n    side: host\n    applies: false\n    reason: r\n",
+            f"{PATH}:2: unknown side 'host'",
+            id="unknown-side",
+        ),
+        pytest.param(
+            "applicability:\n  - id: lifecycle-initialize-first\n    side: client\n    applies: maybe\n    reason: r\n",
+            f"{PATH}:2: 'applies' must be true or false",
+            id="applies-not-boolean",
+        ),
+        pytest.param(
+            "not-requirements:\n  - fingerprint: xyz\n    reason: example\n",
+            f"{PATH}:2: fingerprint 'xyz' is not 12 hex digits",
+            id="bad-fingerprint",
+        ),
+        pytest.param(
+            "not-requirements:\n  - fingerprint: 0123456789ab\n    revisions: 2025-11-25..2024-11-05\n    reason: r\n",
+            f"{PATH}:2: inverted revision range",
+            id="bad-revisions",
+        ),
+        pytest.param("applicability: [\n", f"{PATH}:2: not valid YAML", id="bad-yaml"),
+        pytest.param("surprise: []\n", f"{PATH}:1: unknown top-level key(s): surprise", id="unknown-key"),
+    ],
+)
+def test_a_bad_override_is_refused_with_its_line(text: str, message: str) -> None:
+    assert message in errors_of(text)
+
+
+def test_two_overrides_for_one_id_and_side_are_refused() -> None:
+    entry = "  - id: lifecycle-initialize-first\n    side: client\n    applies: true\n    reason: r\n"
+    problems = errors_of("applicability:\n" + entry + entry)
+    assert f"{PATH}:6: second override for lifecycle-initialize-first / client (first at {PATH}:2)" in problems
+
+
+def test_a_fingerprint_accounted_twice_is_refused() -> None:
+    entry = "  - fingerprint: 0123456789ab\n    reason: r\n"
+    assert "accounted for twice" in errors_of("not-requirements:\n" + entry + entry)
