@@ -29,8 +29,6 @@ GAPS: list[Gap] = [
             "icons-image-type-allowlist": "both",
             "icons-trusted-origin-src": "both",
             "icons-svg-precautions-src": "both",
-            "icons-render-png-jpeg-mime-icons": "client",
-            "icons-render-svg-webp-mime-icons": "client",
         },
     ),
 ]

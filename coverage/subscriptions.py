@@ -25,8 +25,6 @@ GAPS: list[Gap] = [
             "subscriptions-stdio-resubscribe": "client",
             "subscriptions-ack-first-acknowledgednotification": "server",
             "subscriptions-nothing-before-ack-acknowledgednotification": "server",
-            "subscriptions-stdio-interleave-acknowledgednotification": "server",
-            "subscriptions-only-requested-types-subscriptionfilter": "server",
         },
     ),
 ]

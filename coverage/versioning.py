@@ -15,7 +15,6 @@ GAPS: list[Gap] = [
         {
             "versioning-unsupported-version-error": "server",
             "versioning-client-retry-supported-version": "client",
-            "versioning-server-discover-implemented": "server",
             "versioning-discover-optional-for-client": "client",
             "versioning-extension-identifier-format": "both",
             "versioning-extension-unsupported-fallback": "both",
@@ -27,7 +26,6 @@ GAPS: list[Gap] = [
             "versioning-dual-era-concurrent-allowed": "server",
             "versioning-deprecated-not-adopted": "both",
             "versioning-deprecated-migrate": "both",
-            "versioning-server-implements-discover-discoverrequest": "server",
             "versioning-client-discover-optional-discoverrequest": "client",
             "versioning-unsupported-version-error-protocolversion": "server",
             "versioning-status-400-unsupportedprotocolversionerror": "server",
