@@ -8,7 +8,9 @@ serves all of them), or by a not-requirement override for F whose revisions incl
 from __future__ import annotations
 
 import hashlib
+import html
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +19,8 @@ from conformance.catalogue import Catalogue
 from conformance.locator import Locator
 from conformance.overrides import Overrides
 from conformance.spec_pin import PROJECT_ROOT, materialise
-from conformance.sweep import Sentence
+from conformance.sweep import SCHEMA_PAGE, Sentence
+from conformance.vocabulary import REVISIONS
 
 _SWEEP_SOURCES = ("sweep.py", "locator.py", "vocabulary.py")
 
@@ -87,3 +90,71 @@ def relative(path: Path) -> str:
         return str(path.relative_to(PROJECT_ROOT))
     except ValueError:
         return str(path)
+
+
+# The independent count: keyword occurrences read off the raw files, without markdown-it, the
+# HTML parser or the sentence splitter. Fenced code and front matter are skipped; lines are joined
+# so that a keyword broken across lines ("MUST\nNOT") counts once; `_MUST_` (emphasis) counts, an
+# identifier such as MISSING_REQUIRED_CLIENT_CAPABILITY (written with HTML entities on the schema
+# page, hence the unescaping) does not.
+_RAW_KEYWORD = re.compile(
+    r"(?<![A-Za-z0-9])(?<![A-Z]_)"
+    r"(MUST NOT|SHALL NOT|SHOULD NOT|NOT RECOMMENDED|MUST|REQUIRED|SHALL|SHOULD|RECOMMENDED|MAY|OPTIONAL)"
+    r"(?![A-Za-z0-9])(?!_[A-Z])"
+)
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+def _raw_page_count(text: str) -> int:
+    kept, fenced = [], False
+    for line in _FRONT_MATTER.sub("", text).split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced:
+            kept.append(line)
+    return len(_RAW_KEYWORD.findall(" ".join(html.unescape(" ".join(kept)).split())))
+
+
+def _descriptions(node: object) -> list[str]:
+    if isinstance(node, dict):
+        found = [node["description"]] if isinstance(node.get("description"), str) else []
+        return found + [d for key, value in node.items() if key != "description" for d in _descriptions(value)]
+    if isinstance(node, list):
+        return [d for value in node for d in _descriptions(value)]
+    return []
+
+
+def independent_keyword_counts(spec_root: Path) -> dict[tuple[str, str], int]:
+    """(revision, page) -> keyword occurrences, counted straight from the files."""
+    counts: dict[tuple[str, str], int] = {}
+    for revision in REVISIONS:
+        pages = spec_root / "docs" / "specification" / revision
+        for path in sorted(pages.rglob("*.mdx")):
+            counts[revision, path.relative_to(pages).with_suffix("").as_posix()] = _raw_page_count(
+                path.read_text(encoding="utf-8")
+            )
+        schema = json.loads((spec_root / "schema" / revision / "schema.json").read_text(encoding="utf-8"))
+        counts[revision, SCHEMA_PAGE] = sum(
+            len(_RAW_KEYWORD.findall(" ".join(d.split()))) for d in _descriptions(schema)
+        )
+    return counts
+
+
+def swept_keyword_counts(sentences: list[Sentence]) -> dict[tuple[str, str], int]:
+    counts: dict[tuple[str, str], int] = {}
+    for s in sentences:
+        counts[s.revision, s.page] = counts.get((s.revision, s.page), 0) + len(s.keywords)
+    return counts
+
+
+COPY_RUN_WORDS = 6
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def copied_runs(text: str, sentence: str, run: int = COPY_RUN_WORDS) -> list[str]:
+    """Runs of ``run`` consecutive words that ``text`` shares with ``sentence`` (case-insensitive)."""
+    ours = _WORD.findall(text.lower())
+    theirs = _WORD.findall(sentence.lower())
+    spec_runs = {tuple(theirs[i : i + run]) for i in range(len(theirs) - run + 1)}
+    return [" ".join(ours[i : i + run]) for i in range(len(ours) - run + 1) if tuple(ours[i : i + run]) in spec_runs]

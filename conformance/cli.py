@@ -60,9 +60,15 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(f"UNRESOLVED {requirement_id}: {locator}")
     for stale in accounting.stale_not_requirements:
         print(f"STALE not-requirement {stale}")
-    print("revision     normative  unaccounted")
+    from conformance.accounting import independent_keyword_counts, swept_keyword_counts
+    from conformance.spec_pin import materialise
+
+    swept, counted = swept_keyword_counts(sentences), independent_keyword_counts(materialise())
+    print("revision     normative sentences  unaccounted  keywords swept  keywords counted independently")
     for revision, (total, missing) in accounting.by_revision().items():
-        print(f"{revision}   {total:9d}  {missing:11d}")
+        in_swept = sum(n for (r, _), n in swept.items() if r == revision)
+        in_files = sum(n for (r, _), n in counted.items() if r == revision)
+        print(f"{revision}   {total:19d}  {missing:11d}  {in_swept:14d}  {in_files:30d}")
     return 1 if accounting.unaccounted or accounting.unresolved or accounting.stale_not_requirements else 0
 
 

@@ -23,7 +23,10 @@ def errors_of(text: str) -> str:
 
 
 def test_an_override_re_judges_one_side_with_its_reason() -> None:
-    text = "applicability:\n  - id: lifecycle-initialize-first\n    side: client\n    applies: true\n    reason: hosts too\n"
+    text = (
+        "applicability:\n  - id: lifecycle-initialize-first\n    side: client\n    applies: true\n"
+        "    reason: hosts too\n"
+    )
     overrides = parse_overrides({PATH: text}, CATALOGUE)
     assert applicability(CATALOGUE.requirements[0], overrides) == {"server": "applies", "client": "applies"}
 
