@@ -30,7 +30,8 @@ _markdown = MarkdownIt("commonmark").enable("table")
 # content is ordinary markdown. Blanking the line keeps line numbers and lets the content parse.
 _TAG_ONLY_LINE = re.compile(r"^\s*</?[A-Za-z][^<>]*>\s*$")
 _FRONTMATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'`(\[*_])")
+# A break after ., ! or ? (and any closing quote or bracket, which stays with its sentence).
+_SENTENCE_BREAK = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[A-Z0-9\"'`(\[*_])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "Fig.", "approx.")
 _SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
 # TypeDoc's inline links in schema descriptions, rendered on the reference page as their text.

@@ -44,14 +44,21 @@ class ServerProcess:
     popen: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     def kill(self) -> None:
-        for stream in (self.stdin, self.stdout, self.stderr):
-            with contextlib.suppress(OSError):
-                stream.close()
+        """Stop the process; its pipes stay open so that readers see end-of-file, not a closed file."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(self.pid, signal.SIGKILL)
         if self.popen is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(timeout=5)
+
+    def close_pipes(self) -> None:
+        for stream in (self.stdin, self.stdout, self.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
+
+    def stop(self) -> None:
+        self.kill()
+        self.close_pipes()
 
 
 class Launcher(Protocol):
@@ -87,7 +94,7 @@ class CommandLauncher:
 
     def close(self) -> None:
         for process in self._started:
-            process.kill()
+            process.stop()
         self._started.clear()
 
 
@@ -136,7 +143,7 @@ class WarmLauncher:
 
     def close(self) -> None:
         for process in self._children:
-            process.kill()
+            process.stop()
         self._children.clear()
         self._control.close()
         with contextlib.suppress(subprocess.TimeoutExpired):

@@ -8,6 +8,7 @@ that fails is a harness error, not a finding).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import queue
@@ -93,13 +94,15 @@ class StdioPeer:
     # -- the wire -------------------------------------------------------------------------------
 
     def _read_stdout(self) -> None:
-        for line in iter(self.process.stdout.readline, b""):
-            self._frames.put(line)
+        with contextlib.suppress(OSError, ValueError):  # the pipe closed under us at teardown
+            for line in iter(self.process.stdout.readline, b""):
+                self._frames.put(line)
         self._frames.put(_CLOSED)
 
     def _read_stderr(self) -> None:
-        for chunk in iter(lambda: self.process.stderr.read(4096), b""):
-            self._stderr.extend(chunk)
+        with contextlib.suppress(OSError, ValueError):
+            for chunk in iter(lambda: self.process.stderr.read(4096), b""):
+                self._stderr.extend(chunk)
 
     @property
     def stderr(self) -> str:
@@ -182,9 +185,15 @@ class StdioPeer:
                 return self._pending.pop(index)
         while True:
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ImplementationTimeout(f"no response to request id {request_id!r}; stderr:\n{self.stderr[-2000:]}")
-            frame = self._receive_wire(remaining)
+            try:
+                if remaining <= 0:
+                    raise ImplementationTimeout("deadline passed")
+                frame = self._receive_wire(remaining)
+            except ImplementationTimeout:
+                bound = self.timeout if timeout is None else timeout
+                raise ImplementationTimeout(
+                    f"no response to request id {request_id!r} within {bound:g}s; stderr:\n{self.stderr[-2000:]}"
+                ) from None
             if isinstance(frame, dict) and frame.get("id") == request_id and "method" not in frame:
                 return frame
             self._pending.append(frame)
@@ -217,9 +226,16 @@ class StdioPeer:
                 if definition:
                     self.violations.extend(schema.violations(self.revision, definition, item["result"]))
 
+    def __enter__(self) -> StdioPeer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     def close(self) -> None:
         self.trace.lifecycle("client-to-server", "close")
         self.process.kill()
         for thread in self._threads:
             thread.join(timeout=2)
+        self.process.close_pipes()
         self.trace.close()

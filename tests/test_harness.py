@@ -1,0 +1,105 @@
+"""The harness's own guarantees: bounded waits, no orphan processes, faithful traces, schema checks."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from conformance.harness import schema
+from conformance.harness.launcher import CommandLauncher, WarmLauncher
+from conformance.harness.stdio import HarnessError, ImplementationTimeout, ProtocolViolation, StdioPeer
+from conformance.harness.trace import Trace
+
+SILENT_SERVER = [sys.executable, "-c", "import time; time.sleep(60)"]
+GARBAGE_SERVER = [sys.executable, "-c", "import sys; sys.stdin.readline(); print('not json', flush=True); input()"]
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie is not alive
+        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@contextmanager
+def peer_for(command: list[str], tmp_path: Path, timeout: float = 0.5) -> Iterator[StdioPeer]:
+    launcher = CommandLauncher(command)
+    try:
+        with StdioPeer(launcher.start(), Trace(tmp_path / "t.jsonl", "stdio"), "2025-06-18", timeout=timeout) as peer:
+            yield peer
+    finally:
+        launcher.close()
+
+
+def test_a_server_that_never_answers_fails_within_the_bound(tmp_path: Path) -> None:
+    with peer_for(SILENT_SERVER, tmp_path) as peer:
+        start = time.monotonic()
+        with pytest.raises(ImplementationTimeout, match=r"no response to request id 1 within 0\.5s"):
+            peer.request("ping")
+        assert time.monotonic() - start < 2
+
+
+def test_a_line_that_is_not_json_is_a_protocol_violation(tmp_path: Path) -> None:
+    with peer_for(GARBAGE_SERVER, tmp_path, timeout=5) as peer, pytest.raises(ProtocolViolation, match="not JSON"):
+        peer.request("ping")
+
+
+def test_a_harness_frame_that_breaks_the_schema_is_a_harness_error(tmp_path: Path) -> None:
+    with peer_for(SILENT_SERVER, tmp_path) as peer, pytest.raises(HarnessError, match="breaks the 2025-06-18 schema"):
+        peer.send({"jsonrpc": "1.0", "id": 1, "method": "ping"})
+
+
+def test_the_trace_records_every_frame_in_order(tmp_path: Path) -> None:
+    launcher = WarmLauncher("conformance.fixtures.server")
+    try:
+        with StdioPeer(launcher.start(), Trace(tmp_path / "t.jsonl", "stdio"), "2025-11-25") as peer:
+            peer.initialize()
+            peer.request("ping")
+    finally:
+        launcher.close()
+    events = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    messages = [(e["direction"], e["payload"].get("method", "response")) for e in events if e["kind"] == "message"]
+    assert messages == [
+        ("client-to-server", "initialize"),
+        ("server-to-client", "response"),
+        ("client-to-server", "notifications/initialized"),
+        ("client-to-server", "ping"),
+        ("server-to-client", "response"),
+    ]
+    assert all(e["transport"] == "stdio" for e in events)
+
+
+def test_no_process_outlives_the_launcher() -> None:
+    launcher = WarmLauncher("conformance.fixtures.server")
+    children = [launcher.start().pid for _ in range(3)]
+    parent = launcher._parent.pid
+    assert all(alive(pid) for pid in [parent, *children])
+    launcher.close()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(alive(pid) for pid in [parent, *children]):
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in [parent, *children])
+
+
+def test_strict_checks_refuse_keys_the_revision_does_not_define() -> None:
+    result = {
+        "protocolVersion": "2024-11-05",
+        "capabilities": {},
+        "serverInfo": {"name": "x", "version": "1", "title": "T"},
+    }
+    problems = schema.violations("2024-11-05", "InitializeResult", result)
+    assert problems and "serverInfo" in problems[0] and "'title' was unexpected" in problems[0]
+    assert schema.violations("2024-11-05", "InitializeResult", result, strict=False) == []
+    result["_meta"] = {"anything": {"goes": True}}
+    result["serverInfo"].pop("title")
+    assert schema.violations("2024-11-05", "InitializeResult", result) == []

@@ -1,0 +1,80 @@
+"""The spec pin: materialised from a mirror, verified file by file, refused when it differs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance import spec_pin
+from conformance.errors import InputError
+from conformance.spec_pin import SpecPinError, materialise, read_lock
+
+FILES = {"docs/specification/2025-06-18/basic/lifecycle.mdx": b"# Lifecycle\n", "schema/2025-06-18/schema.json": b"{}"}
+
+
+@pytest.fixture
+def pinned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A mirror holding FILES and a lock pinning them; the cache in tmp_path."""
+    mirror = tmp_path / "mirror"
+    for path, data in FILES.items():
+        (mirror / path).parent.mkdir(parents=True, exist_ok=True)
+        (mirror / path).write_bytes(data)
+    lock = tmp_path / "spec.lock.json"
+    files = {path: hashlib.sha256(data).hexdigest() for path, data in FILES.items()}
+    lock.write_text(json.dumps({"repository": "example/spec", "commit": "c0ffee", "files": files}))
+    monkeypatch.setenv("MCP_SPEC_MIRROR", str(mirror))
+    monkeypatch.setenv("MCP_SPEC_CACHE", str(tmp_path / "cache"))
+    return mirror, lock
+
+
+def test_materialise_copies_exactly_the_pinned_files(pinned: tuple[Path, Path]) -> None:
+    _, lock = pinned
+    root = materialise(lock)
+    assert root.name == "c0ffee"
+    for path, data in FILES.items():
+        assert (root / path).read_bytes() == data
+
+
+def test_a_file_whose_sha256_differs_is_refused_naming_it(pinned: tuple[Path, Path]) -> None:
+    mirror, lock = pinned
+    (mirror / "schema/2025-06-18/schema.json").write_bytes(b'{"tampered": true}')
+    with pytest.raises(SpecPinError) as caught:
+        materialise(lock)
+    message = str(caught.value)
+    assert "schema/2025-06-18/schema.json: sha256 is" in message
+    assert "refusing a spec that is not the pinned one" in message
+    assert not (lock.parent / "cache" / "c0ffee").exists()
+
+
+def test_a_missing_spec_says_how_to_get_it(pinned: tuple[Path, Path]) -> None:
+    mirror, lock = pinned
+    (mirror / "docs/specification/2025-06-18/basic/lifecycle.mdx").unlink()
+    with pytest.raises(SpecPinError, match="set MCP_SPEC_MIRROR to a checkout of the spec repository"):
+        materialise(lock)
+
+
+def test_a_verified_cache_is_reused_without_the_mirror(
+    pinned: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, lock = pinned
+    first = materialise(lock)
+    monkeypatch.setenv("MCP_SPEC_MIRROR", str(lock.parent / "nowhere"))
+    assert materialise(lock) == first
+
+
+def test_a_corrupt_lock_names_its_line(tmp_path: Path) -> None:
+    lock = tmp_path / "spec.lock.json"
+    lock.write_text('{\n  "commit": \n}')
+    with pytest.raises(InputError, match=r"spec.lock.json:3: not valid JSON"):
+        read_lock(lock)
+
+
+def test_the_committed_lock_pins_every_page_and_schema_of_every_revision() -> None:
+    lock = read_lock()
+    for revision in ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"):
+        assert f"schema/{revision}/schema.json" in lock["files"]
+        assert any(p.startswith(f"docs/specification/{revision}/") for p in lock["files"])
+    assert all(spec_pin.is_pinned_path(p) for p in lock["files"])
