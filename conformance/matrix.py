@@ -8,8 +8,9 @@ sha256 of their inputs, never a commit, so that regenerating an unchanged tree c
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.covers import Coverage, param_id
@@ -162,9 +163,12 @@ def render_markdown(requirements: list[dict], cells: list[Cell], digests: dict[s
 
 
 def render_json(cells: list[Cell], digests: dict[str, str]) -> str:
-    document = {
-        "inputs": digests,
-        "summary": summary(cells),
-        "cells": [{k: v for k, v in asdict(c).items() if v not in ("", ())} for c in cells],
-    }
-    return generated_json(document, GENERATED_NOTICE)
+    """The matrix as JSON: one cell a line, so that its diff reads like the markdown's."""
+    head = generated_json({"inputs": digests, "summary": summary(cells)}, GENERATED_NOTICE).rstrip()
+    lines = []
+    for c in cells:
+        cell = {"requirement": c.requirement, "area": c.area, "revision": c.revision, "side": c.side}
+        cell |= {"level": c.level, "state": c.state}
+        cell |= {k: v for k, v in (("tests", list(c.tests)), ("ref", c.ref), ("reason", c.reason)) if v}
+        lines.append(json.dumps(cell, ensure_ascii=False))
+    return head[:-1] + ',\n "cells": [\n  ' + ",\n  ".join(lines) + "\n ]\n}\n"

@@ -13,12 +13,13 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from conformance.build import Build
-from conformance.covers import Cover, Gap, param_id
+from conformance.covers import Cover, Coverage, Gap, param_id
 from conformance.generator import NA_PREFIX
 from conformance.matrix import FINDINGS_DIR
 from conformance.vocabulary import area_of
@@ -32,7 +33,7 @@ def collect_node_ids(files: list[str]) -> set[str]:
     if not files:
         return set()
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:hypothesispytest", *files],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", *files],
         cwd=PROJECT_ROOT,
         capture_output=True,
         text=True,
@@ -43,6 +44,25 @@ def collect_node_ids(files: list[str]) -> set[str]:
         tail = "\n".join((result.stdout + result.stderr).splitlines()[-15:])
         raise RuntimeError(f"pytest could not collect {' '.join(files)}:\n{tail}")
     return {line.strip() for line in result.stdout.splitlines() if "::" in line}
+
+
+def collect_in_background(files: list[str]) -> Callable[[list[str]], set[str]]:
+    """Start collecting ``files`` now (pytest's start-up is most of the meta-test's time) and
+    return a collector that waits for that result; it overlaps with building the matrix."""
+    executor = ThreadPoolExecutor(max_workers=1)
+    future = executor.submit(collect_node_ids, files)
+    executor.shutdown(wait=False)
+
+    def collector(wanted: list[str]) -> set[str]:
+        if set(wanted) - set(files):
+            return future.result() | collect_node_ids(sorted(set(wanted) - set(files)))
+        return future.result()
+
+    return collector
+
+
+def cover_files(coverage: Coverage) -> list[str]:
+    return sorted({c.test.split("::", 1)[0] for c in coverage.covers})
 
 
 @dataclass

@@ -12,12 +12,14 @@ from collections.abc import Callable
 import pytest
 
 from conformance.build import build, write_files
-from conformance.meta import RULES, MetaContext, areas_from_environment
+from conformance.covers import load_coverage
+from conformance.meta import RULES, MetaContext, areas_from_environment, collect_in_background, cover_files
 
 
 @pytest.fixture(scope="module")
 def context() -> MetaContext:
-    context = MetaContext(build(), areas=areas_from_environment())
+    collector = collect_in_background(cover_files(load_coverage()))
+    context = MetaContext(build(), areas=areas_from_environment(), collector=collector)
     if os.environ.get("MATRIX_UPDATE", "") not in ("", "0"):
         write_files(context.expected)
     return context

@@ -31,7 +31,7 @@ def pytest_in(project: Path, *args: str, **env: str) -> subprocess.CompletedProc
         if name not in env:
             environment.pop(name, None)
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:hypothesispytest", *args],
+        [sys.executable, "-m", "pytest", "-q", *args],
         cwd=project,
         env=environment,
         capture_output=True,
