@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PYTEST := $(PY) -m pytest
 WORKERS ?= 2
 
-.PHONY: setup spec test conformance matrix lint bench run clean
+.PHONY: setup spec test conformance falsify matrix lint bench run clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,12 @@ spec: $(STAMP)
 test: setup lint
 	$(PYTEST) -n $(WORKERS) tests conformance; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: the suite is broken, not green" >&2; fi; \
-	exit $$status
+	[ $$status -eq 0 ] || exit $$status
+	$(MAKE) --no-print-directory falsify
+
+## Run every test that declares a fault under that fault; each must fail (see coverage/<area>.py).
+falsify: setup
+	$(PYTEST) -n $(WORKERS) --falsify conformance
 
 ## Run the suite against the default implementation (the pinned SDK) and print the matrix summary.
 conformance: setup

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import signal
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -85,18 +86,15 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 def _cmd_summary(args: argparse.Namespace) -> int:
     from conformance.build import build
-    from conformance.matrix import summary
+    from conformance.matrix import SUMMARY_COLUMNS, summary
 
     table = summary(build().cells)
-    print(f"{'revision':12} {'side':7} {'level':11} {'applies':>8} {'tested':>7} {'gap':>6} {'MISSING':>8} {'n/a':>6}")
+    print(f"{'revision':12} {'side':7} {'level':11}" + "".join(f"{c:>10}" for c in SUMMARY_COLUMNS))
     for revision, sides in table.items():
         for side, levels in sides.items():
             for level, row in levels.items():
                 if any(row.values()):
-                    print(
-                        f"{revision:12} {side:7} {level:11} {row['applies']:>8} {row['tested']:>7} "
-                        f"{row['gap']:>6} {row['missing']:>8} {row['n/a']:>6}"
-                    )
+                    print(f"{revision:12} {side:7} {level:11}" + "".join(f"{row[c]:>10}" for c in SUMMARY_COLUMNS))
     return 0
 
 
@@ -198,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--repeat", type=int, default=5)
     bench.set_defaults(run=_cmd_bench)
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `... | head` ends the output quietly
     try:
         return args.run(args)
     except (InputError, InputErrors, SpecPinError) as exc:

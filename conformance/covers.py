@@ -31,6 +31,7 @@ import pytest
 from conformance.catalogue import parse_revisions
 from conformance.errors import InputError, InputErrors
 from conformance.generator import NA_PREFIX, load_requirements
+from conformance.harness.faults import Fault
 from conformance.vocabulary import SIDES
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -52,12 +53,17 @@ def _settle(declaration: Cover | Gap) -> None:
 
 @dataclass(frozen=True)
 class Cover:
-    """``test`` (a pytest node id without parameters) holds ``requirement`` for ``side``."""
+    """``test`` (a pytest node id without parameters) holds ``requirement`` for ``side``.
+
+    ``fault`` is damage to the implementation's frames under which the test must fail
+    (``make falsify``); every tested MUST / MUST NOT cell declares one.
+    """
 
     requirement: str
     side: str
     test: str
     revisions: tuple[str, ...] | str | None = None
+    fault: Fault | None = None
     path: str = field(default="", compare=False, repr=False)
     line: int = field(default=0, compare=False, repr=False)
 
@@ -196,13 +202,15 @@ def for_req(requirement_id: str, side: str) -> Callable[[TestFunction], TestFunc
     def decorate(function: TestFunction) -> TestFunction:
         test = node_id(function)
         claimed: set[str] = set()
+        fault = None
         for cover in coverage.covers_of(requirement_id, side):
             if cover.test == test:
                 claimed.update(cover.revisions or requirement["revisions"])
+                fault = fault or cover.fault
         revisions = [r for r in requirement["revisions"] if r in claimed] or requirement["revisions"]
         params = []
         for revision in revisions:
-            marks: list[pytest.MarkDecorator] = [pytest.mark.requirement(requirement_id, side)]
+            marks: list[pytest.MarkDecorator] = [pytest.mark.requirement(requirement_id, side, fault=fault)]
             gap = coverage.gap_of(requirement_id, revision, side, requirements)
             if gap is not None and not run_gaps():
                 marks.append(pytest.mark.skip(reason=f"gap: {gap.ref} {gap.why}"))

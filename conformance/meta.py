@@ -254,6 +254,18 @@ def rule_no_missing_cells(ctx: MetaContext) -> list[str]:
     ]
 
 
+def rule_must_cells_declare_a_fault(ctx: MetaContext) -> list[str]:
+    """A cover of a MUST / MUST NOT requirement names the fault under which its test must fail."""
+    return [
+        f"{_describe(cover)}: covers a {ctx.requirements[cover.requirement]['level']} requirement but declares no "
+        "fault (make falsify must show that the test can fail)"
+        for cover in ctx.covers
+        if cover.requirement in ctx.requirements
+        and ctx.requirements[cover.requirement]["level"] in ("MUST", "MUST NOT")
+        and cover.fault is None
+    ]
+
+
 RULES: tuple[Callable[[MetaContext], list[str]], ...] = (
     rule_generated_files_current,
     rule_declarations_name_known_requirements,
@@ -264,6 +276,7 @@ RULES: tuple[Callable[[MetaContext], list[str]], ...] = (
     rule_covers_claim_testable_cells,
     rule_covers_name_collected_tests,
     rule_tested_cells_claim_no_gap,
+    rule_must_cells_declare_a_fault,
     rule_no_missing_cells,
 )
 

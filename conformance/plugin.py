@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.harness.faults import Fault
 from conformance.harness.launcher import CommandLauncher, Launcher, WarmLauncher
 from conformance.harness.stdio import HarnessError, StdioPeer
 from conformance.harness.trace import Trace
@@ -30,6 +31,11 @@ class FixtureMissing(Exception):
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mcp-matrix", "the implementation under test")
+    group.addoption(
+        "--falsify",
+        action="store_true",
+        help="run each test that declares a fault under it, and pass only if the test then fails",
+    )
     group.addoption(
         "--server-command",
         default=None,
@@ -55,7 +61,8 @@ def server(revision: str, server_launcher: Launcher, request: pytest.FixtureRequ
     """A fresh stdio session with the server under test, at ``revision``, recorded as a trace."""
     trace = Trace(_trace_path(request.node.nodeid), "stdio")
     request.node.stash[TRACE_KEY] = trace.path
-    peer = StdioPeer(server_launcher.start(), trace, revision)
+    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
+    peer = StdioPeer(server_launcher.start(), trace, revision, fault=fault)
     yield peer
     peer.close()
     report = request.node.stash.get(CALL_REPORT_KEY, None)
@@ -63,14 +70,33 @@ def server(revision: str, server_launcher: Launcher, request: pytest.FixtureRequ
         trace.path.unlink(missing_ok=True)
 
 
+def fault_of(item: pytest.Item) -> Fault | None:
+    marker = item.get_closest_marker("requirement")
+    return marker.kwargs.get("fault") if marker is not None else None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under --falsify only the tests that declare a fault run; the rest have nothing to prove."""
+    if not config.getoption("--falsify"):
+        return
+    keep = [item for item in items if fault_of(item) is not None]
+    config.hook.pytest_deselected(items=[item for item in items if fault_of(item) is None])
+    items[:] = keep
+
+
 TRACE_KEY = pytest.StashKey[Path]()
 CALL_REPORT_KEY = pytest.StashKey[pytest.TestReport]()
 OUTCOMES = ("pass", "fail", "gap", "fixture-missing", "inconclusive")
+FALSIFY_OUTCOMES = ("falsified", "survived", "gap", "fixture-missing", "inconclusive")
 
 
-def outcome_of(report: pytest.TestReport, excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
+def outcome_of(
+    report: pytest.TestReport, excinfo: pytest.ExceptionInfo[BaseException] | None, falsify: bool = False
+) -> str:
     if excinfo is not None and excinfo.errisinstance(HarnessError):
         return "inconclusive"
+    if falsify and report.when == "call" and not report.skipped:
+        return "falsified" if report.passed else "survived"
     if excinfo is not None and excinfo.errisinstance(FixtureMissing):
         return "fixture-missing"
     if report.skipped:
@@ -82,6 +108,8 @@ def outcome_of(report: pytest.TestReport, excinfo: pytest.ExceptionInfo[BaseExce
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     report: pytest.TestReport = yield
+    if call.when == "call" and item.config.getoption("--falsify"):
+        _invert_for_falsify(item, call, report)
     if call.when == "call":
         item.stash[CALL_REPORT_KEY] = report
         if call.excinfo is not None and call.excinfo.errisinstance(FixtureMissing):
@@ -92,9 +120,22 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             report.sections.append(("trace", f"session trace kept at {trace.relative_to(PROJECT_ROOT)}"))
     marker = item.get_closest_marker("requirement")
     if marker is not None and (call.when == "call" or report.skipped):
-        report.user_properties.append(("conformance-outcome", outcome_of(report, call.excinfo)))
+        falsify = item.config.getoption("--falsify")
+        report.user_properties.append(("conformance-outcome", outcome_of(report, call.excinfo, falsify)))
         report.user_properties.append(("cell", (marker.args[0], item.callspec.params.get("revision"), marker.args[1])))
     return report
+
+
+def _invert_for_falsify(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
+    """Under its fault a test must fail by assertion; passing, or breaking the harness, is a failure."""
+    fault = fault_of(item)
+    if call.excinfo is not None and call.excinfo.errisinstance(AssertionError):
+        report.outcome = "passed"
+        report.longrepr = None
+        report.sections.append(("falsified", f"failed as it must under: {fault}"))
+    elif call.excinfo is None:
+        report.outcome = "failed"
+        report.longrepr = f"survived its fault ({fault}): this test cannot fail the way its cover claims"
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -107,8 +148,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
                 counts[revision, side, properties["conformance-outcome"]] += 1
     if not counts:
         return
-    terminalreporter.section("conformance outcomes by revision and side")
-    terminalreporter.write_line(f"{'revision':12} {'side':7} " + " ".join(f"{o:>15}" for o in OUTCOMES))
+    falsify = terminalreporter.config.getoption("--falsify")
+    outcomes = FALSIFY_OUTCOMES if falsify else OUTCOMES
+    title = "falsification (each test under its fault)" if falsify else "conformance outcomes"
+    terminalreporter.section(f"{title} by revision and side")
+    terminalreporter.write_line(f"{'revision':12} {'side':7} " + " ".join(f"{o:>15}" for o in outcomes))
     for revision, side in sorted({(r, s) for r, s, _ in counts}):
-        cells = " ".join(f"{counts[revision, side, o]:>15}" for o in OUTCOMES)
+        cells = " ".join(f"{counts[revision, side, o]:>15}" for o in outcomes)
         terminalreporter.write_line(f"{revision:12} {side:7} {cells}")

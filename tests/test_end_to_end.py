@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -55,8 +56,9 @@ def test_matrix_update_on_an_unchanged_tree_changes_no_file(project: Path) -> No
 def test_deleting_a_cover_fails_the_meta_test_naming_the_cell(project: Path) -> None:
     coverage = project / "coverage" / "lifecycle.py"
     text = coverage.read_text()
-    line = next(x for x in text.splitlines() if '"lifecycle-server-version-echo"' in x and "Cover(" in x)
-    coverage.write_text(text.replace(line + "\n", ""))
+    cover = re.search(r"\n    Cover\(\n        \"lifecycle-server-version-echo\",.*?\n    \),", text, re.DOTALL)
+    assert cover is not None, "the cover to delete is not where this test expects it"
+    coverage.write_text(text.replace(cover.group(0), ""))
     result = pytest_in(project, "conformance/test_meta.py")
     assert result.returncode == 1
     assert "MISSING 2025-11-25 server MUST lifecycle-server-version-echo" in result.stdout
@@ -95,3 +97,15 @@ def test_run_gaps_runs_the_gapped_cells_and_they_still_fail() -> None:
     passed = [line for line in result.stdout.splitlines() if line.startswith("PASSED ")]
     assert not passed, "stale gaps (they pass under RUN_GAPS=1; remove them):\n" + "\n".join(passed)
     assert f"{len(gapped)} failed" in result.stdout, result.stdout[-3000:]
+
+
+def test_a_test_that_survives_its_fault_fails_make_falsify(project: Path) -> None:
+    coverage = project / "coverage" / "lifecycle.py"
+    harmless = 'fault=set_field("initialize", "result.instructions", "harmless"),'
+    text = coverage.read_text()
+    damaged = 'fault=set_field("initialize", "result.protocolVersion", UNKNOWN_VERSION),'
+    assert damaged in text
+    coverage.write_text(text.replace(damaged, harmless, 1))
+    result = pytest_in(project, "--falsify", "conformance/test_lifecycle.py", "-k", "echoes")
+    assert result.returncode == 1
+    assert "survived its fault (set result.instructions = 'harmless' in the answer to initialize)" in result.stdout

@@ -9,6 +9,7 @@ from conftest import make_build, row
 
 from conformance import meta
 from conformance.covers import Cover, Gap
+from conformance.harness.faults import drop_field
 from conformance.meta import MetaContext
 
 TEST = "conformance/test_lifecycle.py::test_x"
@@ -27,7 +28,7 @@ def context(
     return MetaContext(build, collector=lambda files: set(collected), expected={Path("/nonexistent"): ""})
 
 
-COVER = Cover("lifecycle-initialize-first", "server", TEST)
+COVER = Cover("lifecycle-initialize-first", "server", TEST, fault=drop_field("initialize", "result"))
 
 
 def test_a_fully_covered_catalogue_passes_every_rule_but_the_file_diff() -> None:
@@ -125,3 +126,8 @@ def test_matrix_areas_narrows_the_rules() -> None:
     ctx = context()
     ctx.areas = frozenset({"tools"})
     assert meta.rule_no_missing_cells(ctx) == []
+
+
+def test_a_must_cover_without_a_fault_is_refused() -> None:
+    (problem,) = meta.rule_must_cells_declare_a_fault(context(Cover("lifecycle-initialize-first", "server", TEST)))
+    assert "covers a MUST requirement but declares no fault" in problem

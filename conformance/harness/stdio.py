@@ -20,6 +20,7 @@ from functools import cache
 from typing import Any
 
 from conformance.harness import schema
+from conformance.harness.faults import Fault
 from conformance.harness.frames import initialize_params
 from conformance.harness.launcher import ServerProcess
 from conformance.harness.trace import Trace
@@ -69,7 +70,12 @@ class StdioPeer:
     """The client end of one stdio session with a server under test."""
 
     def __init__(
-        self, process: ServerProcess, trace: Trace, revision: str, timeout: float = DEFAULT_TIMEOUT_SECONDS
+        self,
+        process: ServerProcess,
+        trace: Trace,
+        revision: str,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        fault: Fault | None = None,
     ) -> None:
         if revision not in REVISIONS:
             raise HarnessError(f"unknown revision {revision!r}")
@@ -77,7 +83,9 @@ class StdioPeer:
         self.trace = trace
         self.revision = revision
         self.timeout = timeout
+        self.fault = fault
         self.violations: list[str] = []
+        self._mutated: list[bytes] = []
         self._ids: Iterator[int] = itertools.count(1)
         self._frames: queue.Queue[Any] = queue.Queue()
         self._stderr = bytearray()
@@ -134,15 +142,19 @@ class StdioPeer:
 
     def _receive_wire(self, timeout: float | None) -> Any:
         bound = self.timeout if timeout is None else timeout
-        try:
-            line = self._frames.get(timeout=bound)
-        except queue.Empty:
-            raise ImplementationTimeout(
-                f"no frame from the server within {bound:g}s; stderr:\n{self.stderr[-2000:]}"
-            ) from None
-        if line is _CLOSED:
-            self._frames.put(_CLOSED)
-            raise ProtocolViolation(f"the server closed stdout; stderr:\n{self.stderr[-2000:]}")
+        deadline = time.monotonic() + bound
+        while not self._mutated:
+            try:
+                line = self._frames.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise ImplementationTimeout(
+                    f"no frame from the server within {bound:g}s; stderr:\n{self.stderr[-2000:]}"
+                ) from None
+            if line is _CLOSED:
+                self._frames.put(_CLOSED)
+                raise ProtocolViolation(f"the server closed stdout; stderr:\n{self.stderr[-2000:]}")
+            self._mutated = self.fault.mutate(line, self._method_answered) if self.fault else [line]
+        line = self._mutated.pop(0)
         try:
             frame = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -151,6 +163,12 @@ class StdioPeer:
         self.trace.message("server-to-client", frame)
         self._check_theirs(frame)
         return frame
+
+    def _method_answered(self, frame: Any) -> str | None:
+        """The method of our request that ``frame`` answers, if it is a response."""
+        if isinstance(frame, dict) and "method" not in frame:
+            return self._pending_methods.get(frame.get("id"))
+        return None
 
     # -- JSON-RPC -------------------------------------------------------------------------------
 

@@ -1,0 +1,108 @@
+"""Faults: deliberate damage to the implementation's frames, to show that a test can fail.
+
+A fault sits between the implementation and the peer: it rewrites the lines the implementation
+sends before the peer reads, records or judges them. ``make falsify`` runs each tested MUST cell
+under the fault its cover declares and expects the test to fail; a test that passes under its
+fault guards nothing.
+
+A fault targets the frames that answer one method (``target``), or that carry it as a
+notification; everything else passes through untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("set", "drop", "rename", "corrupt", "duplicate", "change-id", "delay", "silence")
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: str
+    target: str
+    path: str = ""
+    value: Any = None
+    description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown fault kind {self.kind!r} (known: {', '.join(KINDS)})")
+
+    def __str__(self) -> str:
+        detail = f" {self.path}" if self.path else ""
+        value = f" = {self.value!r}" if self.value is not None else ""
+        return f"{self.kind}{detail}{value} in the answer to {self.target}"
+
+    def applies_to(self, frame: Any, method_of: Callable[[Any], str | None]) -> bool:
+        return isinstance(frame, dict) and (frame.get("method") == self.target or method_of(frame) == self.target)
+
+    def mutate(self, line: bytes, method_of: Callable[[Any], str | None]) -> list[bytes]:
+        """The lines the peer sees instead of ``line`` (none, one, or several)."""
+        try:
+            frame = json.loads(line)
+        except json.JSONDecodeError:
+            return [line]
+        if not self.applies_to(frame, method_of):
+            return [line]
+        if self.kind == "corrupt":
+            return [line[: len(line) // 2] + b"\n"]
+        if self.kind == "duplicate":
+            return [line, line]
+        if self.kind == "silence":
+            return []
+        if self.kind == "delay":
+            time.sleep(float(self.value))
+            return [line]
+        if self.kind == "change-id":
+            frame["id"] = self.value if self.value is not None else f"not-{frame.get('id')}"
+        else:
+            _edit(frame, self.path.split("."), self.kind, self.value)
+        return [json.dumps(frame).encode() + b"\n"]
+
+
+def _edit(node: Any, keys: list[str], kind: str, value: Any) -> None:
+    for key in keys[:-1]:
+        node = node.setdefault(key, {}) if kind == "set" else node.get(key, {})
+    last = keys[-1]
+    if kind == "set":
+        node[last] = value
+    elif kind == "drop":
+        node.pop(last, None)
+    elif kind == "rename" and last in node:
+        node[value] = node.pop(last)
+
+
+def set_field(target: str, path: str, value: Any) -> Fault:
+    return Fault("set", target, path, value)
+
+
+def drop_field(target: str, path: str) -> Fault:
+    return Fault("drop", target, path)
+
+
+def rename_field(target: str, path: str, new_name: str) -> Fault:
+    return Fault("rename", target, path, new_name)
+
+
+def corrupt_frame(target: str) -> Fault:
+    return Fault("corrupt", target)
+
+
+def answer_twice(target: str) -> Fault:
+    return Fault("duplicate", target)
+
+
+def change_id(target: str, new_id: Any = None) -> Fault:
+    return Fault("change-id", target, value=new_id)
+
+
+def delay(target: str, seconds: float) -> Fault:
+    return Fault("delay", target, value=seconds)
+
+
+def silence(target: str) -> Fault:
+    return Fault("silence", target)
