@@ -17,7 +17,8 @@ import pytest
 
 from conformance.harness.faults import Fault
 from conformance.harness.launcher import CommandLauncher, Launcher, WarmLauncher
-from conformance.harness.stdio import HarnessError, StdioPeer
+from conformance.harness.peer import HarnessError
+from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

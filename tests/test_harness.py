@@ -14,7 +14,8 @@ import pytest
 
 from conformance.harness import schema
 from conformance.harness.launcher import CommandLauncher, WarmLauncher
-from conformance.harness.stdio import HarnessError, ImplementationTimeout, ProtocolViolation, StdioPeer
+from conformance.harness.peer import HarnessError, ImplementationTimeout, ProtocolViolation
+from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
 
 SILENT_SERVER = [sys.executable, "-c", "import time; time.sleep(60)"]

@@ -1,0 +1,224 @@
+"""The peer: one JSON-RPC session with the implementation under test, whatever the transport.
+
+A transport (``stdio``, ``http``) moves bytes; the peer does the rest, the same way for every
+transport: request ids, awaiting a response while keeping other frames for later, the schema
+check of every frame (the implementation's strictly; a frame of our own that fails is a harness
+error, not a finding), faults (``harness/faults.py``) and the session trace. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import queue
+import time
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from conformance.harness import schema
+from conformance.harness.faults import Fault
+from conformance.harness.frames import initialize_params
+from conformance.harness.trace import Trace
+from conformance.vocabulary import REVISIONS
+
+DEFAULT_TIMEOUT_SECONDS = 5.0
+CLOSED = object()  # put on the inbound queue when the transport can deliver nothing more
+
+
+class HarnessError(Exception):
+    """The harness itself went wrong (a frame of ours broke the schema, a pipe failed to open)."""
+
+
+class ImplementationTimeout(AssertionError):
+    """The implementation did not send what was awaited within the bound: the cell fails."""
+
+
+class ProtocolViolation(AssertionError):
+    """The implementation sent something the revision does not allow: the cell fails."""
+
+
+@cache
+def result_definitions(revision: str) -> dict[str, str]:
+    """method -> the schema definition of its result (``tools/list`` -> ``ListToolsResult``)."""
+    document = schema.revision_schema(revision, strict=False)
+    definitions = document[schema.definitions_key(document)]
+    found = {}
+    for name, definition in definitions.items():
+        method = definition.get("properties", {}).get("method", {}).get("const")
+        result = name.removesuffix("Request") + "Result"
+        if name.endswith("Request") and method and result in definitions:
+            found[method] = result
+    return found
+
+
+class Peer:
+    """The client end of one session. Transports implement ``_transmit`` and feed ``inbound``."""
+
+    transport = ""
+
+    def __init__(
+        self, trace: Trace, revision: str, timeout: float = DEFAULT_TIMEOUT_SECONDS, fault: Fault | None = None
+    ) -> None:
+        if revision not in REVISIONS:
+            raise HarnessError(f"unknown revision {revision!r}")
+        self.trace = trace
+        self.revision = revision
+        self.timeout = timeout
+        self.fault = fault
+        self.violations: list[str] = []
+        self.inbound: queue.Queue[Any] = queue.Queue()  # raw lines (bytes) from the implementation
+        self._mutated: list[bytes] = []
+        self._pending: list[Any] = []
+        self._pending_methods: dict[Any, str] = {}
+        self._ids: Iterator[int] = itertools.count(1)
+
+    # -- what a transport provides ----------------------------------------------------------------
+
+    def _transmit(self, data: bytes, frame: Any) -> None:
+        raise NotImplementedError
+
+    def diagnostics(self) -> str:
+        """What the implementation said besides frames (stderr, HTTP statuses), for failure messages."""
+        return ""
+
+    def _shutdown(self) -> None:
+        """Release the transport's resources; called once by ``close``."""
+
+    # -- frames -----------------------------------------------------------------------------------
+
+    def send(self, frame: Any) -> None:
+        """Send one frame (a dict, or a list for a batch)."""
+        self._check_own(frame)
+        self.trace.message("client-to-server", frame)
+        self._transmit(json.dumps(frame, separators=(",", ":")).encode(), frame)
+
+    def send_raw(self, data: bytes) -> None:
+        """Send bytes as they are (for malformed-input cells); recorded as a lifecycle event."""
+        self.trace.lifecycle("client-to-server", "raw-bytes", data=data.decode("utf-8", "replace"))
+        self._transmit(data, None)
+
+    def receive(self, timeout: float | None = None) -> Any:
+        """The next frame from the implementation, or ImplementationTimeout after ``timeout`` seconds."""
+        if self._pending:
+            return self._pending.pop(0)
+        return self._receive_wire(timeout)
+
+    def _receive_wire(self, timeout: float | None) -> Any:
+        bound = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + bound
+        while not self._mutated:
+            try:
+                line = self.inbound.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise ImplementationTimeout(f"no frame within {bound:g}s{self._said()}") from None
+            if line is CLOSED:
+                self.inbound.put(CLOSED)
+                raise ProtocolViolation(f"the implementation closed the {self.transport} channel{self._said()}")
+            self._mutated = self.fault.mutate(line, self._method_answered) if self.fault else [line]
+        line = self._mutated.pop(0)
+        try:
+            frame = json.loads(line)
+        except json.JSONDecodeError as exc:
+            self.trace.lifecycle("server-to-client", "unparsable-frame", data=line.decode("utf-8", "replace"))
+            raise ProtocolViolation(
+                f"the implementation sent a frame that is not JSON ({exc.msg}): {line[:200]!r}"
+            ) from exc
+        self.trace.message("server-to-client", frame)
+        self._check_theirs(frame)
+        return frame
+
+    def _said(self) -> str:
+        said = self.diagnostics()
+        return f"; the implementation said:\n{said[-2000:]}" if said else ""
+
+    def _method_answered(self, frame: Any) -> str | None:
+        """The method of our request that ``frame`` answers, if it is a response."""
+        if isinstance(frame, dict) and "method" not in frame:
+            return self._pending_methods.get(frame.get("id"))
+        return None
+
+    # -- JSON-RPC ---------------------------------------------------------------------------------
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    def request(self, method: str, params: dict | None = None, *, check: bool = True) -> dict:
+        """Send a request and return its response; ``check`` turns a schema violation into a failure."""
+        request_id = self.next_id()
+        frame: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            frame["params"] = params
+        self._pending_methods[request_id] = method
+        before = len(self.violations)
+        self.send(frame)
+        response = self.expect_response(request_id)
+        if check and len(self.violations) > before:
+            raise ProtocolViolation("\n".join(self.violations[before:]))
+        return response
+
+    def notify(self, method: str, params: dict | None = None) -> None:
+        frame: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            frame["params"] = params
+        self.send(frame)
+
+    def expect_response(self, request_id: Any, timeout: float | None = None) -> dict:
+        """Wait for the response to ``request_id``; other frames stay queued for ``receive``."""
+        bound = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + bound
+        for index, frame in enumerate(self._pending):
+            if isinstance(frame, dict) and frame.get("id") == request_id and "method" not in frame:
+                return self._pending.pop(index)
+        while True:
+            try:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise ImplementationTimeout("deadline passed")
+                frame = self._receive_wire(remaining)
+            except ImplementationTimeout:
+                raise ImplementationTimeout(
+                    f"no response to request id {request_id!r} within {bound:g}s{self._said()}"
+                ) from None
+            if isinstance(frame, dict) and frame.get("id") == request_id and "method" not in frame:
+                return frame
+            self._pending.append(frame)
+
+    def initialize(self, capabilities: dict | None = None) -> dict:
+        """The handshake of revisions before 2026-07-28: initialize, then notifications/initialized."""
+        response = self.request("initialize", initialize_params(self.revision, capabilities))
+        if "result" not in response:
+            raise ProtocolViolation(f"initialize failed: {response}")
+        self.notify("notifications/initialized")
+        return response["result"]
+
+    # -- schema checks ----------------------------------------------------------------------------
+
+    def _check_own(self, frame: Any) -> None:
+        for item in frame if isinstance(frame, list) else [frame]:
+            if isinstance(item, dict) and "method" in item:
+                problems = schema.violations(self.revision, "JSONRPCMessage", item, strict=False)
+                if problems:
+                    raise HarnessError(f"the harness built a frame that breaks the {self.revision} schema: {problems}")
+
+    def _check_theirs(self, frame: Any) -> None:
+        for item in frame if isinstance(frame, list) else [frame]:
+            self.violations.extend(schema.violations(self.revision, "JSONRPCMessage", item, strict=False))
+            if isinstance(item, dict) and "result" in item:
+                method = self._pending_methods.get(item.get("id"))
+                definition = result_definitions(self.revision).get(method) if method else None
+                if definition:
+                    self.violations.extend(schema.violations(self.revision, definition, item["result"]))
+
+    # -- teardown ---------------------------------------------------------------------------------
+
+    def __enter__(self) -> Peer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.trace.lifecycle("client-to-server", "close")
+        self._shutdown()
+        self.trace.close()
