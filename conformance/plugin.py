@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from conformance.harness.faults import Fault
-from conformance.harness.launcher import CommandLauncher, Launcher, WarmLauncher
+from conformance.harness.http import HttpPeer, require_loopback
+from conformance.harness.launcher import CommandLauncher, HttpServerProcess, Launcher, WarmLauncher
 from conformance.harness.peer import HarnessError
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
@@ -42,6 +44,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="put this stdio server under test instead of the fixture server (a shell-quoted command)",
     )
+    group.addoption(
+        "--server-url",
+        default=None,
+        help="put the Streamable HTTP server at this loopback URL under test instead of the fixture server",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -50,6 +57,34 @@ def server_launcher(request: pytest.FixtureRequest) -> Iterator[Launcher]:
     launcher: Launcher = CommandLauncher(command) if command else WarmLauncher(FIXTURE_SERVER_MODULE)
     yield launcher
     launcher.close()
+
+
+@pytest.fixture(scope="session")
+def http_server_url(request: pytest.FixtureRequest, worker_id: str) -> Iterator[str]:
+    """The Streamable HTTP endpoint under test: --server-url, or the fixture server started once per worker."""
+    url = request.config.getoption("--server-url")
+    if url:
+        require_loopback(url)
+        yield url
+        return
+    command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", "streamable-http", "--port", "0"]
+    process = HttpServerProcess(command, log=PROJECT_ROOT / "reports" / "servers" / f"http-{worker_id}.log")
+    yield process.url
+    process.close()
+
+
+@pytest.fixture
+def http_server(revision: str, http_server_url: str, request: pytest.FixtureRequest) -> Iterator[HttpPeer]:
+    """A fresh Streamable HTTP session (or stateless exchange, at 2026-07-28) with the server under test."""
+    trace = Trace(_trace_path(request.node.nodeid), "streamable-http")
+    request.node.stash[TRACE_KEY] = trace.path
+    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
+    peer = HttpPeer(http_server_url, trace, revision, fault=fault)
+    yield peer
+    peer.close()
+    report = request.node.stash.get(CALL_REPORT_KEY, None)
+    if report is not None and report.passed:
+        trace.path.unlink(missing_ok=True)
 
 
 def _trace_path(node_id: str) -> Path:

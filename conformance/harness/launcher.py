@@ -20,7 +20,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Protocol
 
 PR_SET_PDEATHSIG = 1
@@ -151,3 +153,43 @@ class WarmLauncher:
         if self._parent.poll() is None:
             self._parent.kill()
             self._parent.wait(timeout=5)
+
+
+class HttpServerProcess:
+    """A long-lived HTTP server under test, started once per worker; each test opens its own session.
+
+    The command must print ``listening <url>`` as its first line on stdout once it accepts
+    connections (the fixture server does). Its stderr goes to ``log``, a file rather than a pipe,
+    so that a chatty server never blocks on it.
+    """
+
+    def __init__(self, command: list[str], log: Path, start_timeout: float = START_TIMEOUT_SECONDS) -> None:
+        self.description = shlex.join(command)
+        self.log = log
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("wb") as stderr:
+            self._popen = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, preexec_fn=die_with_parent
+            )
+        assert self._popen.stdout is not None
+        stdout = self._popen.stdout
+        said: list[str] = []
+        reader = threading.Thread(target=lambda: said.append(stdout.readline().decode()), daemon=True)
+        reader.start()
+        reader.join(timeout=start_timeout)
+        line = said[0].strip() if said else ""
+        if not line.startswith("listening "):
+            self.close()
+            raise RuntimeError(
+                f"{self.description} did not say 'listening <url>' within {start_timeout:g}s "
+                f"(said {line!r}; its stderr is in {log})"
+            )
+        self.url = line.removeprefix("listening ").strip()
+
+    def close(self) -> None:
+        if self._popen.poll() is None:
+            self._popen.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._popen.wait(timeout=5)
+        if self._popen.stdout is not None:
+            self._popen.stdout.close()

@@ -36,6 +36,7 @@ def serve(module_name: str, control_fd: int) -> None:
             for target, fd in enumerate(fds):
                 os.dup2(fd, target)
                 os.close(fd)
+            sys.argv = [module_name]  # the server's main() sees no arguments of ours: it serves stdio
             try:
                 module.main()
             finally:

@@ -1,0 +1,206 @@
+"""The Streamable HTTP transport: POST, GET and DELETE on one endpoint, JSON or SSE answers.
+
+Each frame is POSTed on its own connection; an ``application/json`` answer is delivered whole, a
+``text/event-stream`` answer is read by a thread that delivers each ``message`` event as it
+comes, keeping its event id for resumption. The session id (``Mcp-Session-Id``) is learnt from
+the answer to ``initialize`` and sent on every later request; ``MCP-Protocol-Version`` follows
+negotiation (2025-06-18 and later), and 2026-07-28's per-request headers (``Mcp-Method``,
+``Mcp-Name``) are added to every request of that revision. Every exchange is recorded in the
+trace as an ``http`` event; only loopback addresses are accepted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import ipaddress
+import socket
+import threading
+import urllib.parse
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.harness.faults import Fault
+from conformance.harness.peer import CLOSED, DEFAULT_TIMEOUT_SECONDS, HarnessError, Peer, ProtocolViolation
+from conformance.harness.trace import Trace
+from conformance.vocabulary import revision_index
+
+HEADER_VERSION_FROM = "2025-06-18"  # the first revision with the MCP-Protocol-Version header
+MODERN = "2026-07-28"
+NAME_SOURCES = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+
+
+def require_loopback(url: str) -> urllib.parse.SplitResult:
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme != "http" or not parts.hostname:
+        raise HarnessError(f"{url!r}: only http:// URLs on a loopback address are put under test")
+    host = parts.hostname
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise HarnessError(f"{url!r}: {host} is not a loopback address; the suite only talks to this machine")
+    return parts
+
+
+@dataclass
+class Exchange:
+    """One HTTP request and its answer, as the transport saw them."""
+
+    method: str
+    status: int
+    headers: dict[str, str]
+    body: bytes = b""
+    events: list[dict[str, str]] = field(default_factory=list)
+
+
+def parse_sse(lines: Any) -> Any:
+    """Yield each server-sent event as {event, data, id, retry} from an iterator of byte lines."""
+    event: dict[str, str] = {}
+    data: list[str] = []
+    for raw in lines:
+        line = raw.decode("utf-8", "replace").rstrip("\r\n")
+        if not line:
+            if data or event:
+                yield event | {"data": "\n".join(data)}
+            event, data = {}, []
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if name == "data":
+            data.append(value)
+        elif name in ("event", "id", "retry"):
+            event[name] = value
+    if data or event:
+        yield event | {"data": "\n".join(data)}
+
+
+class HttpPeer(Peer):
+    """The client end of one Streamable HTTP session (or, at 2026-07-28, of stateless requests)."""
+
+    transport = "streamable-http"
+
+    def __init__(
+        self,
+        url: str,
+        trace: Trace,
+        revision: str,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        fault: Fault | None = None,
+    ) -> None:
+        super().__init__(trace, revision, timeout, fault)
+        parts = require_loopback(url)
+        self.url = url
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.path = parts.path or "/"
+        self.session_id: str | None = None
+        self.negotiated_version: str | None = MODERN if revision == MODERN else None
+        self.exchanges: list[Exchange] = []
+        self.last_event_id: str | None = None
+        self._connections: list[http.client.HTTPConnection] = []
+        self._readers: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    # -- headers ------------------------------------------------------------------------------------
+
+    def headers_for(self, frame: Any) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        if self.session_id:
+            headers["Mcp-Session-Id"] = self.session_id
+        version = self.negotiated_version
+        if version and revision_index(version) >= revision_index(HEADER_VERSION_FROM):
+            headers["MCP-Protocol-Version"] = version
+        if self.revision == MODERN and isinstance(frame, dict) and "method" in frame:
+            headers["Mcp-Method"] = frame["method"]
+            source = NAME_SOURCES.get(frame["method"])
+            name = (frame.get("params") or {}).get(source) if source else None
+            if isinstance(name, str):
+                headers["Mcp-Name"] = name
+        return headers
+
+    # -- exchanges ----------------------------------------------------------------------------------
+
+    def open(self, method: str, body: bytes | None, headers: dict[str, str]) -> http.client.HTTPResponse:
+        """Send one HTTP request and return its response with the body unread."""
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        with self._lock:
+            self._connections.append(connection)
+        try:
+            connection.request(method, self.path, body=body, headers=headers)
+            return connection.getresponse()
+        except TimeoutError as exc:
+            raise ProtocolViolation(f"{method} {self.url}: no answer within {self.timeout:g}s") from exc
+        except OSError as exc:
+            raise ProtocolViolation(f"{method} {self.url}: {exc}") from exc
+
+    def exchange(self, method: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> Exchange:
+        """A whole HTTP exchange for transport-level cells: the answer read to its end (bounded)."""
+        response = self.open(method, body, headers if headers is not None else self.headers_for(None))
+        exchange = self._record(method, response)
+        content_type = response.getheader("Content-Type", "")
+        if content_type.startswith("text/event-stream"):
+            exchange.events = list(parse_sse(iter(response.readline, b"")))
+        else:
+            exchange.body = response.read()
+        return exchange
+
+    def _record(self, method: str, response: http.client.HTTPResponse) -> Exchange:
+        headers = {k.lower(): v for k, v in response.getheaders()}
+        exchange = Exchange(method, response.status, headers)
+        self.exchanges.append(exchange)
+        self.trace.record("server-to-client", "http", method=method, status=response.status, headers=headers)
+        return exchange
+
+    def _transmit(self, data: bytes, frame: Any) -> None:
+        headers = self.headers_for(frame)
+        self.trace.record("client-to-server", "http", method="POST", headers=headers)
+        response = self.open("POST", data, headers)
+        exchange = self._record("POST", response)
+        session = exchange.headers.get("mcp-session-id")
+        if session and isinstance(frame, dict) and frame.get("method") == "initialize":
+            self.session_id = session
+        content_type = exchange.headers.get("content-type", "")
+        if content_type.startswith("text/event-stream"):
+            reader = threading.Thread(target=self._read_stream, args=(response,), daemon=True)
+            with self._lock:
+                self._readers.append(reader)
+            reader.start()
+            return
+        body = response.read()
+        exchange.body = body
+        if body.strip():
+            self.inbound.put(body.strip() + b"\n")
+
+    def _read_stream(self, response: http.client.HTTPResponse) -> None:
+        with contextlib.suppress(OSError, ValueError, http.client.HTTPException):
+            for event in parse_sse(iter(response.readline, b"")):
+                if event.get("id"):
+                    self.last_event_id = event["id"]
+                if event.get("event", "message") == "message" and event["data"].strip():
+                    self.inbound.put(event["data"].encode() + b"\n")
+
+    def initialize(self, capabilities: dict | None = None) -> dict:
+        result = super().initialize(capabilities)
+        self.negotiated_version = result.get("protocolVersion")
+        return result
+
+    def diagnostics(self) -> str:
+        return "\n".join(f"{e.method} -> {e.status}" for e in self.exchanges[-5:])
+
+    def _shutdown(self) -> None:
+        with self._lock:
+            connections, readers = list(self._connections), list(self._readers)
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                if connection.sock is not None:
+                    connection.sock.shutdown(socket.SHUT_RDWR)
+                connection.close()
+        for reader in readers:
+            reader.join(timeout=2)
+        self.inbound.put(CLOSED)
+        if self.session_id and self.revision != MODERN:
+            with contextlib.suppress(AssertionError, OSError):
+                self.exchange("DELETE")
