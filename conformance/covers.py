@@ -186,8 +186,11 @@ def param_id(revision: str, requirement: dict) -> str:
 def for_req(requirement_id: str, side: str) -> Callable[[TestFunction], TestFunction]:
     """Parametrise a test over the cells of ``requirement_id`` / ``side`` that its covers claim.
 
-    The test takes a ``revision`` argument. A gapped cell is skipped with its gap's reference and
-    reason unless ``RUN_GAPS=1``; a requirement that does not bind ``side`` is a usage error.
+    The test takes a ``revision`` argument. Without a cover naming it, the test runs every revision
+    of the requirement (its cells then read MISSING or gap in the matrix, never tested). A gapped
+    cell is marked ``gapped`` and skipped with its gap's reference and reason unless ``RUN_GAPS=1``
+    (``RUN_GAPS=1 pytest -m gapped`` runs exactly those); a requirement that does not bind
+    ``side`` is a usage error.
     """
     requirements, coverage = registry()
     if requirement_id not in requirements:
@@ -201,19 +204,21 @@ def for_req(requirement_id: str, side: str) -> Callable[[TestFunction], TestFunc
 
     def decorate(function: TestFunction) -> TestFunction:
         test = node_id(function)
-        claimed: set[str] = set()
-        fault = None
+        faults: dict[str, Fault | None] = {}  # revision -> the fault of the cover claiming it
         for cover in coverage.covers_of(requirement_id, side):
             if cover.test == test:
-                claimed.update(cover.revisions or requirement["revisions"])
-                fault = fault or cover.fault
-        revisions = [r for r in requirement["revisions"] if r in claimed] or requirement["revisions"]
+                for revision in cover.revisions or requirement["revisions"]:
+                    faults[revision] = faults.get(revision) or cover.fault
+        revisions = [r for r in requirement["revisions"] if r in faults] or requirement["revisions"]
         params = []
         for revision in revisions:
-            marks: list[pytest.MarkDecorator] = [pytest.mark.requirement(requirement_id, side, fault=fault)]
+            marker = pytest.mark.requirement(requirement_id, side, fault=faults.get(revision))
+            marks: list[pytest.MarkDecorator] = [marker]
             gap = coverage.gap_of(requirement_id, revision, side, requirements)
-            if gap is not None and not run_gaps():
-                marks.append(pytest.mark.skip(reason=f"gap: {gap.ref} {gap.why}"))
+            if gap is not None:
+                marks.append(pytest.mark.gapped(gap.ref))
+                if not run_gaps():
+                    marks.append(pytest.mark.skip(reason=f"gap: {gap.ref} {gap.why}"))
             params.append(pytest.param(revision, id=param_id(revision, requirement), marks=marks))
         return pytest.mark.parametrize("revision", params)(function)
 

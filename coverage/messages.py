@@ -1,41 +1,149 @@
-"""Coverage of the messages area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the messages area: the cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
 from conformance.covers import Cover, Gap, gaps
+from conformance.harness.faults import change_id, drop_field, inject_before, set_field
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_messages.py"
+UNKNOWN_METHOD = "mcp-matrix/no-such-method"
+
+COVERS: list[Cover] = [
+    Cover(
+        "messages-jsonrpc-2-0",
+        "server",
+        f"{TESTS}::test_every_frame_is_json_rpc_2_0",
+        fault=set_field("ping", "jsonrpc", "1.0"),
+        revisions="2024-11-05..2025-11-25",
+    ),
+    Cover(
+        "messages-jsonrpc-2-0",
+        "server",
+        f"{TESTS}::test_every_frame_is_json_rpc_2_0",
+        fault=set_field("server/discover", "jsonrpc", "1.0"),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "messages-response-id-matches-request",
+        "server",
+        f"{TESTS}::test_a_response_carries_the_id_of_its_request",
+        fault=change_id("ping"),
+    ),
+    Cover(
+        "messages-result-response-id-matches-request",
+        "server",
+        f"{TESTS}::test_a_result_response_carries_the_id_of_its_request",
+        fault=change_id("server/discover"),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "messages-result-response-id-matches-request",
+        "server",
+        f"{TESTS}::test_a_result_response_carries_the_id_of_its_request",
+        fault=change_id("ping"),
+        revisions="2025-11-25",
+    ),
+    Cover(
+        "messages-response-result-or-error",
+        "server",
+        f"{TESTS}::test_a_response_holds_a_result_or_an_error",
+        fault=drop_field("ping", "result"),
+    ),
+    Cover(
+        "messages-response-not-both",
+        "server",
+        f"{TESTS}::test_a_response_never_holds_both_result_and_error",
+        fault=set_field("ping", "error", {"code": -32603, "message": "both"}),
+    ),
+    Cover(
+        "messages-result-response-has-result",
+        "server",
+        f"{TESTS}::test_a_successful_response_holds_a_result",
+        fault=drop_field("ping", "result"),
+        revisions="2025-11-25",
+    ),
+    Cover(
+        "messages-result-response-has-result",
+        "server",
+        f"{TESTS}::test_a_successful_response_holds_a_result",
+        fault=drop_field("server/discover", "result"),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "messages-error-response-id-matches-request",
+        "server",
+        f"{TESTS}::test_an_error_response_carries_the_id_of_its_request",
+        fault=change_id(UNKNOWN_METHOD),
+    ),
+    Cover(
+        "messages-error-code-and-message",
+        "server",
+        f"{TESTS}::test_an_error_holds_a_code_and_a_message",
+        fault=drop_field(UNKNOWN_METHOD, "error.message"),
+    ),
+    Cover(
+        "messages-error-code-integer",
+        "server",
+        f"{TESTS}::test_an_error_code_is_an_integer",
+        fault=set_field(UNKNOWN_METHOD, "error.code", "-32601"),
+    ),
+    Cover(
+        "messages-notification-no-response",
+        "server",
+        f"{TESTS}::test_a_notification_gets_no_response",
+        fault=inject_before("ping", {"jsonrpc": "2.0", "id": "stray", "result": {}}),
+        revisions="2025-03-26..2025-11-25",
+    ),
+    Cover(
+        "messages-notification-no-response",
+        "server",
+        f"{TESTS}::test_a_notification_gets_no_response",
+        fault=inject_before("server/discover", {"jsonrpc": "2.0", "id": "stray", "result": {}}),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "messages-result-type-present",
+        "server",
+        f"{TESTS}::test_every_result_carries_a_result_type",
+        fault=drop_field("server/discover", "result.resultType"),
+    ),
+]
 
 GAPS: list[Gap] = [
+    Gap(
+        "messages-batch-receive",
+        "server",
+        "F-002",
+        "a JSON-RPC batch gets no answer at all: the SDK drops arrays without a word",
+    ),
     *gaps(
         "#4",
         "base protocol: tested with the harness (issue #4)",
         {
-            "messages-jsonrpc-2-0": "both",
+            "messages-jsonrpc-2-0": "client",
             "messages-request-id-type": "both",
             "messages-request-id-not-null": "both",
             "messages-request-id-unique-in-session": "both",
             "messages-request-id-unique-in-flight": "client",
-            "messages-response-id-matches-request": "both",
-            "messages-response-result-or-error": "both",
-            "messages-response-not-both": "both",
+            "messages-response-id-matches-request": "client",
+            "messages-response-result-or-error": "client",
+            "messages-response-not-both": "client",
             "messages-result-any-object": "both",
-            "messages-result-response-id-matches-request": "both",
-            "messages-result-response-has-result": "both",
-            "messages-result-type-present": "server",
+            "messages-result-response-id-matches-request": "client",
+            "messages-result-response-has-result": "client",
             "messages-result-type-supported-set": "both",
             "messages-result-type-unknown-invalid": "client",
             "messages-result-type-absent-complete": "client",
-            "messages-error-response-id-matches-request": "both",
-            "messages-error-code-and-message": "both",
-            "messages-error-code-integer": "both",
+            "messages-error-response-id-matches-request": "client",
+            "messages-error-code-and-message": "client",
+            "messages-error-code-integer": "client",
             "messages-error-data-optional": "server",
-            "messages-notification-no-response": "both",
+            "messages-notification-no-response": "client",
             "messages-notification-no-id": "both",
             "messages-batch-send-optional": "both",
-            "messages-batch-receive": "both",
+            "messages-batch-receive": "client",
             "messages-server-no-requests": "server",
             "messages-request-scoped-notifications": "server",
             "messages-result-type-included-resulttype": "server",

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-KINDS = ("set", "drop", "rename", "corrupt", "duplicate", "change-id", "delay", "silence")
+KINDS = ("set", "drop", "rename", "corrupt", "duplicate", "change-id", "delay", "silence", "inject")
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,8 @@ class Fault:
             return [line, line]
         if self.kind == "silence":
             return []
+        if self.kind == "inject":
+            return [json.dumps(self.value).encode() + b"\n", line]
         if self.kind == "delay":
             time.sleep(float(self.value))
             return [line]
@@ -106,3 +108,8 @@ def delay(target: str, seconds: float) -> Fault:
 
 def silence(target: str) -> Fault:
     return Fault("silence", target)
+
+
+def inject_before(target: str, frame: Any) -> Fault:
+    """An extra frame, as if the implementation had sent it just before the answer to ``target``."""
+    return Fault("inject", target, value=frame)

@@ -182,8 +182,8 @@ class HttpPeer(Peer):
                 if event.get("event", "message") == "message" and event["data"].strip():
                     self.inbound.put(event["data"].encode() + b"\n")
 
-    def initialize(self, capabilities: dict | None = None) -> dict:
-        result = super().initialize(capabilities)
+    def initialize(self, capabilities: dict | None = None, *, check: bool = True) -> dict:
+        result = super().initialize(capabilities, check=check)
         self.negotiated_version = result.get("protocolVersion")
         return result
 

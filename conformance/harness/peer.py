@@ -18,11 +18,12 @@ from typing import Any
 
 from conformance.harness import schema
 from conformance.harness.faults import Fault
-from conformance.harness.frames import initialize_params
+from conformance.harness.frames import initialize_params, modern_meta
 from conformance.harness.trace import Trace
 from conformance.vocabulary import REVISIONS
 
 DEFAULT_TIMEOUT_SECONDS = 5.0
+MODERN_REVISION = "2026-07-28"
 CLOSED = object()  # put on the inbound queue when the transport can deliver nothing more
 
 
@@ -143,6 +144,27 @@ class Peer:
     def next_id(self) -> int:
         return next(self._ids)
 
+    def send_request(self, frame: dict | list) -> None:
+        """Send a hand-built request (or batch of them), remembering each id's method for the checks."""
+        for item in frame if isinstance(frame, list) else [frame]:
+            if isinstance(item, dict) and "id" in item and "method" in item:
+                self._pending_methods[item["id"]] = item["method"]
+        self.send(frame)
+
+    def envelope(self, method: str, request_id: Any, params: dict | None = None) -> dict:
+        """A request frame in the form the revision requires (the per-request ``_meta`` at 2026-07-28)."""
+        frame: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if self.stateless:
+            params = dict(params or {})
+            params["_meta"] = modern_meta(self.revision) | params.get("_meta", {})
+        if params is not None:
+            frame["params"] = params
+        return frame
+
+    def stray_responses(self) -> list[dict]:
+        """Responses received but not claimed by any ``expect_response``."""
+        return [f for f in self._pending if isinstance(f, dict) and "method" not in f]
+
     def request(self, method: str, params: dict | None = None, *, check: bool = True) -> dict:
         """Send a request and return its response; ``check`` turns a schema violation into a failure."""
         request_id = self.next_id()
@@ -184,9 +206,31 @@ class Peer:
                 return frame
             self._pending.append(frame)
 
-    def initialize(self, capabilities: dict | None = None) -> dict:
+    @property
+    def stateless(self) -> bool:
+        """2026-07-28's model: no handshake; every request carries its own ``_meta`` envelope."""
+        return self.revision == MODERN_REVISION
+
+    def open(self, capabilities: dict | None = None) -> None:
+        """Make the session usable at its revision: the handshake before 2026-07-28, nothing after."""
+        if not self.stateless:
+            # The result's shape is the cell of lifecycle-server-initialize-result; here it only opens
+            # the session, so a violation in it is recorded, not raised.
+            self.initialize(capabilities, check=False)
+
+    def rpc(self, method: str, params: dict | None = None, *, check: bool = True) -> dict:
+        """A request in the form its revision requires, and its response."""
+        frame = self.envelope(method, self.next_id(), params)
+        before = len(self.violations)
+        self.send_request(frame)
+        response = self.expect_response(frame["id"])
+        if check and len(self.violations) > before:
+            raise ProtocolViolation("\n".join(self.violations[before:]))
+        return response
+
+    def initialize(self, capabilities: dict | None = None, *, check: bool = True) -> dict:
         """The handshake of revisions before 2026-07-28: initialize, then notifications/initialized."""
-        response = self.request("initialize", initialize_params(self.revision, capabilities))
+        response = self.request("initialize", initialize_params(self.revision, capabilities), check=check)
         if "result" not in response:
             raise ProtocolViolation(f"initialize failed: {response}")
         self.notify("notifications/initialized")

@@ -1,0 +1,122 @@
+"""Messages: the JSON-RPC 2.0 shape of what the server sends (docs/spec/requirements.md, messages).
+
+Each test opens a session at its revision (the handshake before 2026-07-28, nothing after) and
+probes with a request every revision defines: ``ping``, or ``server/discover`` at 2026-07-28.
+"""
+
+from __future__ import annotations
+
+from conformance.covers import for_req
+from conformance.harness.peer import Peer
+from conformance.harness.schema import violations
+
+UNKNOWN_METHOD = "mcp-matrix/no-such-method"
+PROBE_NOTIFICATION = "notifications/mcp-matrix/probe"
+
+
+def probe_method(server: Peer) -> str:
+    return "server/discover" if server.stateless else "ping"
+
+
+def probe(server: Peer) -> dict:
+    server.open()
+    return server.rpc(probe_method(server), check=False)
+
+
+def answer_to_a_string_id(server: Peer) -> dict:
+    """The first frame the server sends after a probe whose id is a string (ids need not be numbers)."""
+    server.open()
+    server.send_request(server.envelope(probe_method(server), "string-id-7"))
+    return server.receive()
+
+
+@for_req("messages-jsonrpc-2-0", "server")
+def test_every_frame_is_json_rpc_2_0(revision: str, server: Peer) -> None:
+    response = probe(server)
+    assert response.get("jsonrpc") == "2.0", response
+    problems = violations(revision, "JSONRPCMessage", response, strict=False)
+    assert not problems, "\n".join(problems)
+
+
+@for_req("messages-response-id-matches-request", "server")
+def test_a_response_carries_the_id_of_its_request(revision: str, server: Peer) -> None:
+    answer = answer_to_a_string_id(server)
+    assert answer.get("id") == "string-id-7", f"answered {answer}"
+
+
+@for_req("messages-result-response-id-matches-request", "server")
+def test_a_result_response_carries_the_id_of_its_request(revision: str, server: Peer) -> None:
+    answer = answer_to_a_string_id(server)
+    assert "result" in answer, f"the probe failed: {answer}"
+    assert answer.get("id") == "string-id-7", f"answered {answer}"
+
+
+@for_req("messages-response-result-or-error", "server")
+def test_a_response_holds_a_result_or_an_error(revision: str, server: Peer) -> None:
+    response = probe(server)
+    assert "result" in response or "error" in response, response
+
+
+@for_req("messages-response-not-both", "server")
+def test_a_response_never_holds_both_result_and_error(revision: str, server: Peer) -> None:
+    for response in (probe(server), server.rpc(UNKNOWN_METHOD, check=False)):
+        assert not ("result" in response and "error" in response), response
+
+
+@for_req("messages-result-response-has-result", "server")
+def test_a_successful_response_holds_a_result(revision: str, server: Peer) -> None:
+    response = probe(server)
+    assert "error" not in response, response
+    assert isinstance(response.get("result"), dict), response
+
+
+@for_req("messages-error-response-id-matches-request", "server")
+def test_an_error_response_carries_the_id_of_its_request(revision: str, server: Peer) -> None:
+    server.open()
+    server.send_request(server.envelope(UNKNOWN_METHOD, "error-id-9"))
+    answer = server.receive()
+    assert "error" in answer, f"an unknown method was answered with {answer}"
+    assert answer.get("id") == "error-id-9", f"answered {answer}"
+
+
+@for_req("messages-error-code-and-message", "server")
+def test_an_error_holds_a_code_and_a_message(revision: str, server: Peer) -> None:
+    server.open()
+    error = server.rpc(UNKNOWN_METHOD, check=False).get("error")
+    assert isinstance(error, dict), "an unknown method was not answered with an error"
+    assert "code" in error and "message" in error, error
+
+
+@for_req("messages-error-code-integer", "server")
+def test_an_error_code_is_an_integer(revision: str, server: Peer) -> None:
+    server.open()
+    error = server.rpc(UNKNOWN_METHOD, check=False).get("error", {})
+    assert type(error.get("code")) is int, error
+
+
+@for_req("messages-notification-no-response", "server")
+def test_a_notification_gets_no_response(revision: str, server: Peer) -> None:
+    server.open()
+    params = server.envelope(PROBE_NOTIFICATION, None).get("params")
+    server.notify(PROBE_NOTIFICATION, params)
+    response = server.rpc(probe_method(server), check=False)
+    assert "result" in response, response
+    assert not server.stray_responses(), f"answered a notification: {server.stray_responses()}"
+
+
+@for_req("messages-batch-receive", "server")
+def test_a_batch_is_processed(revision: str, server: Peer) -> None:
+    server.open()
+    server.send_request([server.envelope("ping", "batch-1"), server.envelope("ping", "batch-2")])
+    answers: list = []
+    while len(answers) < 2:
+        frame = server.receive()
+        answers.extend(frame if isinstance(frame, list) else [frame])
+    assert {a.get("id") for a in answers} == {"batch-1", "batch-2"}, answers
+
+
+@for_req("messages-result-type-present", "server")
+def test_every_result_carries_a_result_type(revision: str, server: Peer) -> None:
+    for method in ("server/discover", "tools/list"):
+        result = server.rpc(method, check=False).get("result", {})
+        assert isinstance(result.get("resultType"), str), f"{method}: {result}"
