@@ -18,12 +18,18 @@ from jsonschema import validators
 from conformance.spec_pin import materialise
 
 
-def _close_objects(node: Any) -> None:
+def _close_objects(node: Any, closable: bool = True) -> None:
+    """Close every object schema that lists its properties, except the parts of an ``allOf``:
+    each part describes only some of the object's keys, so closing one would refuse the others'."""
     if isinstance(node, dict):
-        if "properties" in node and "additionalProperties" not in node:
+        if closable and "properties" in node and "additionalProperties" not in node:
             node["additionalProperties"] = False
-        for value in node.values():
-            _close_objects(value)
+        for key, value in node.items():
+            if key == "allOf" and isinstance(value, list):
+                for part in value:
+                    _close_objects(part, closable=False)
+            else:
+                _close_objects(value)
     elif isinstance(node, list):
         for value in node:
             _close_objects(value)
