@@ -81,9 +81,9 @@ GAPS = [
             "lifecycle-discover-probe-first": "client",
             "lifecycle-discover-server-info-no-behaviour": "client",
             "lifecycle-discover-server-info-no-security": "client",
-            "lifecycle-client-disconnect-unsupported-protocolversion": "client",
             "lifecycle-client-older-versions-protocolversion": "client",
             "lifecycle-instructions-system-prompt-instructions": "client",
+            "lifecycle-client-disconnect-unsupported-protocolversion": "client",
         },
     ),
 ]
