@@ -132,7 +132,6 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def covering_node_ids(selectors: list[str]) -> list[str]:
     """Node ids of the tests covering the given requirement ids and/or areas (every claimed revision)."""
     from conformance.build import build
-    from conformance.covers import param_id
     from conformance.vocabulary import AREAS
 
     built = build()
@@ -141,13 +140,9 @@ def covering_node_ids(selectors: list[str]) -> list[str]:
     if unknown:
         raise SystemExit(f"error: neither a requirement id nor an area: {', '.join(unknown)}")
     wanted = {r for r in requirements if r in selectors or requirements[r]["area"] in selectors}
-    node_ids = []
-    for cover in built.coverage.covers:
-        if cover.requirement in wanted:
-            requirement = requirements[cover.requirement]
-            for revision in cover.revisions or requirement["revisions"]:
-                node_ids.append(f"{cover.test}[{param_id(revision, requirement)}]")
-    return node_ids
+    # Whole test functions: each covers one requirement, so this runs exactly its cells (on every
+    # transport it runs over).
+    return sorted({cover.test for cover in built.coverage.covers if cover.requirement in wanted})
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

@@ -183,7 +183,10 @@ def param_id(revision: str, requirement: dict) -> str:
     return f"{revision}/{requirement['area']}/{requirement['id']}"
 
 
-def for_req(requirement_id: str, side: str) -> Callable[[TestFunction], TestFunction]:
+TRANSPORT_SEPARATOR = "@"
+
+
+def for_req(requirement_id: str, side: str, transports: tuple[str, ...] = ()) -> Callable[[TestFunction], TestFunction]:
     """Parametrise a test over the cells of ``requirement_id`` / ``side`` that its covers claim.
 
     The test takes a ``revision`` argument. Without a cover naming it, the test runs every revision
@@ -191,6 +194,10 @@ def for_req(requirement_id: str, side: str) -> Callable[[TestFunction], TestFunc
     cell is marked ``gapped`` and skipped with its gap's reference and reason unless ``RUN_GAPS=1``
     (``RUN_GAPS=1 pytest -m gapped`` runs exactly those); a requirement that does not bind
     ``side`` is a usage error.
+
+    With ``transports``, the test also takes a ``transport`` argument and runs each revision over
+    each transport, with ids ``<rev>/<area>/<id>@<transport>``: for requirements about the session
+    or the transport, which must hold over every transport the implementation offers.
     """
     requirements, coverage = registry()
     if requirement_id not in requirements:
@@ -219,8 +226,19 @@ def for_req(requirement_id: str, side: str) -> Callable[[TestFunction], TestFunc
                 marks.append(pytest.mark.gapped(gap.ref))
                 if not run_gaps():
                     marks.append(pytest.mark.skip(reason=f"gap: {gap.ref} {gap.why}"))
-            params.append(pytest.param(revision, id=param_id(revision, requirement), marks=marks))
-        return pytest.mark.parametrize("revision", params)(function)
+            if transports:
+                params.extend(
+                    pytest.param(
+                        revision,
+                        transport,
+                        id=f"{param_id(revision, requirement)}{TRANSPORT_SEPARATOR}{transport}",
+                        marks=marks,
+                    )
+                    for transport in transports
+                )
+            else:
+                params.append(pytest.param(revision, id=param_id(revision, requirement), marks=marks))
+        return pytest.mark.parametrize(("revision", "transport") if transports else "revision", params)(function)
 
     return decorate
 

@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 
 from conformance.build import Build
-from conformance.covers import Cover, Coverage, Gap, param_id
+from conformance.covers import TRANSPORT_SEPARATOR, Cover, Coverage, Gap, param_id
 from conformance.generator import NA_PREFIX
 from conformance.matrix import FINDINGS_DIR
 from conformance.vocabulary import area_of
@@ -94,6 +94,20 @@ class MetaContext:
     @property
     def gaps(self) -> list[Gap]:
         return [g for g in self.build.coverage.gaps if self.in_scope(g.requirement)]
+
+    def collects(self, prefix: str) -> bool:
+        """Whether pytest collects ``prefix]`` (one cell) or ``prefix@<transport>]`` (that cell over a transport)."""
+        return f"{prefix}]" in self.collected or any(
+            n.startswith(f"{prefix}{TRANSPORT_SEPARATOR}")
+            for n in self._collected_by_test.get(prefix.split("[", 1)[0], ())
+        )
+
+    @cached_property
+    def _collected_by_test(self) -> dict[str, list[str]]:
+        grouped: dict[str, list[str]] = {}
+        for node in self.collected:
+            grouped.setdefault(node.split("[", 1)[0], []).append(node)
+        return grouped
 
     @cached_property
     def collected(self) -> set[str]:
@@ -225,7 +239,7 @@ def rule_covers_name_collected_tests(ctx: MetaContext) -> list[str]:
         if requirement is None:
             continue
         claimed = [r for r in (cover.revisions or requirement["revisions"]) if r in requirement["revisions"]]
-        absent = [r for r in claimed if f"{cover.test}[{param_id(r, requirement)}]" not in ctx.collected]
+        absent = [r for r in claimed if not ctx.collects(f"{cover.test}[{param_id(r, requirement)}")]
         if absent:
             problems.append(
                 f"{_describe(cover)}: pytest collects no {cover.test}[<rev>/{requirement['area']}/{cover.requirement}] "

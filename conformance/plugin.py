@@ -19,7 +19,7 @@ import pytest
 from conformance.harness.faults import Fault
 from conformance.harness.http import HttpPeer, require_loopback
 from conformance.harness.launcher import CommandLauncher, HttpServerProcess, Launcher, WarmLauncher
-from conformance.harness.peer import HarnessError
+from conformance.harness.peer import HarnessError, Peer
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
 
@@ -85,6 +85,15 @@ def http_server(revision: str, http_server_url: str, request: pytest.FixtureRequ
     report = request.node.stash.get(CALL_REPORT_KEY, None)
     if report is not None and report.passed:
         trace.path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def peer(transport: str, request: pytest.FixtureRequest) -> Peer:
+    """The session of a test that runs over several transports (``for_req(..., transports=...)``)."""
+    fixture = {"stdio": "server", "streamable-http": "http_server"}.get(transport)
+    if fixture is None:
+        raise HarnessError(f"no peer for transport {transport!r}")
+    return request.getfixturevalue(fixture)
 
 
 def _trace_path(node_id: str) -> Path:
