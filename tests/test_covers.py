@@ -110,3 +110,16 @@ def test_for_req_refuses_an_unknown_requirement(registry) -> None:
     registry()
     with pytest.raises(LookupError, match="unknown requirement id 'lifecycle-nope'"):
         for_req("lifecycle-nope", "server")
+
+
+def test_for_req_over_transports_runs_each_cell_on_each(registry) -> None:
+    registry(Cover("lifecycle-initialize-first", "server", TEST, revisions="2025-11-25"))
+    fresh = types.FunctionType(sample.__code__, sample.__globals__, "sample")
+    fresh.__qualname__ = "sample"
+    decorated = for_req("lifecycle-initialize-first", "server", transports=("stdio", "streamable-http"))(fresh)
+    (mark,) = [m for m in decorated.pytestmark if m.name == "parametrize"]
+    assert mark.args[0] == ("revision", "transport")
+    assert [p.id for p in mark.args[1]] == [
+        "2025-11-25/lifecycle/lifecycle-initialize-first@stdio",
+        "2025-11-25/lifecycle/lifecycle-initialize-first@streamable-http",
+    ]

@@ -98,3 +98,14 @@ def test_a_test_that_survives_its_fault_fails_make_falsify(project: Path) -> Non
     result = pytest_in(project, "--falsify", "conformance/test_lifecycle.py", "-k", "echoes")
     assert result.returncode == 1
     assert "survived its fault (set result.instructions = 'harmless' in the answer to initialize)" in result.stdout
+
+
+def test_run_selects_exactly_the_tests_covering_the_given_ids_and_areas() -> None:
+    from conformance.cli import covering_node_ids
+
+    assert covering_node_ids(["lifecycle-server-version-echo"]) == [
+        "conformance/test_lifecycle.py::test_initialize_echoes_a_supported_requested_version"
+    ]
+    assert len(covering_node_ids(["lifecycle"])) == 5
+    with pytest.raises(SystemExit, match="neither a requirement id nor an area: nonsense"):
+        covering_node_ids(["nonsense"])

@@ -131,3 +131,8 @@ def test_matrix_areas_narrows_the_rules() -> None:
 def test_a_must_cover_without_a_fault_is_refused() -> None:
     (problem,) = meta.rule_must_cells_declare_a_fault(context(Cover("lifecycle-initialize-first", "server", TEST)))
     assert "covers a MUST requirement but declares no fault" in problem
+
+
+def test_a_cell_collected_over_transports_counts_as_collected() -> None:
+    over_transports = [f"{node[:-1]}@{transport}]" for node in IDS for transport in ("stdio", "streamable-http")]
+    assert meta.rule_covers_name_collected_tests(context(COVER, collected=over_transports)) == []
