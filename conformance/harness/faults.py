@@ -17,7 +17,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-KINDS = ("set", "drop", "rename", "corrupt", "duplicate", "change-id", "delay", "silence", "inject")
+KINDS = (
+    "set",
+    "drop",
+    "rename",
+    "corrupt",
+    "duplicate",
+    "change-id",
+    "delay",
+    "silence",
+    "inject",
+    "inject-raw",
+    "strip-newline",
+    "pretty",
+)
 
 
 @dataclass(frozen=True)
@@ -56,6 +69,12 @@ class Fault:
             return []
         if self.kind == "inject":
             return [json.dumps(self.value).encode() + b"\n", line]
+        if self.kind == "inject-raw":
+            return [self.value.encode() + b"\n", line]
+        if self.kind == "strip-newline":
+            return [line.rstrip(b"\n")]
+        if self.kind == "pretty":  # the frame spread over several lines, as an indenting serializer would
+            return [part + b"\n" for part in json.dumps(frame, indent=2).encode().split(b"\n")]
         if self.kind == "delay":
             time.sleep(float(self.value))
             return [line]
@@ -113,3 +132,18 @@ def silence(target: str) -> Fault:
 def inject_before(target: str, frame: Any) -> Fault:
     """An extra frame, as if the implementation had sent it just before the answer to ``target``."""
     return Fault("inject", target, value=frame)
+
+
+def inject_raw_before(target: str, text: str) -> Fault:
+    """A line of plain text (a banner, a log line) just before the answer to ``target``."""
+    return Fault("inject-raw", target, value=text)
+
+
+def strip_newline(target: str) -> Fault:
+    """The answer to ``target`` without its terminating newline."""
+    return Fault("strip-newline", target)
+
+
+def pretty_print(target: str) -> Fault:
+    """The answer to ``target`` serialized over several lines."""
+    return Fault("pretty", target)

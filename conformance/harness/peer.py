@@ -70,6 +70,7 @@ class Peer:
         self.violations: list[str] = []
         self.inbound: queue.Queue[Any] = queue.Queue()  # raw lines (bytes) from the implementation
         self._mutated: list[bytes] = []
+        self.received_lines: list[bytes] = []  # every line the peer read, as the implementation sent it
         self._pending: list[Any] = []
         self._pending_methods: dict[Any, str] = {}
         self._ids: Iterator[int] = itertools.count(1)
@@ -118,6 +119,7 @@ class Peer:
                 raise ProtocolViolation(f"the implementation closed the {self.transport} channel{self._said()}")
             self._mutated = self.fault.mutate(line, self._method_answered) if self.fault else [line]
         line = self._mutated.pop(0)
+        self.received_lines.append(line)
         try:
             frame = json.loads(line)
         except json.JSONDecodeError as exc:
