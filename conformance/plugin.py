@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -85,6 +87,26 @@ def http_server(revision: str, http_server_url: str, request: pytest.FixtureRequ
     report = request.node.stash.get(CALL_REPORT_KEY, None)
     if report is not None and report.passed:
         trace.path.unlink(missing_ok=True)
+
+
+SessionFactory = Callable[[str], AbstractContextManager[Peer]]
+
+
+@pytest.fixture
+def open_session(server_launcher: Launcher, request: pytest.FixtureRequest) -> SessionFactory:
+    """Further stdio sessions with the server under test, at any revision, for tests that need several."""
+    count = itertools.count(2)
+
+    @contextmanager
+    def open_one(revision: str) -> Iterator[Peer]:
+        path = _trace_path(request.node.nodeid).with_suffix(f".{next(count)}.jsonl")
+        with StdioPeer(server_launcher.start(), Trace(path, "stdio"), revision) as session:
+            yield session
+        report = request.node.stash.get(CALL_REPORT_KEY, None)
+        if report is None or report.passed:
+            path.unlink(missing_ok=True)
+
+    return open_one
 
 
 @pytest.fixture

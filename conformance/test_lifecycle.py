@@ -9,8 +9,11 @@ from __future__ import annotations
 from conformance.covers import for_req
 from conformance.harness import schema
 from conformance.harness.frames import UNKNOWN_VERSION, initialize_params, modern_meta
-from conformance.harness.peer import Peer
+from conformance.harness.peer import Peer, result_definitions
+from conformance.plugin import SessionFactory
 from conformance.vocabulary import REVISIONS
+
+HANDSHAKE_REVISIONS = REVISIONS[:-1]  # 2026-07-28 has no initialize handshake
 
 
 @for_req("lifecycle-server-initialize-result", "server")
@@ -52,3 +55,55 @@ def test_discover_result_names_the_server(revision: str, server: Peer) -> None:
     info = response.get("result", {}).get("_meta", {}).get("io.modelcontextprotocol/serverInfo")
     assert isinstance(info, dict), f"no _meta serverInfo in {response}"
     assert isinstance(info.get("name"), str) and isinstance(info.get("version"), str), info
+
+
+@for_req("lifecycle-initialize-first", "server")
+def test_nothing_comes_from_the_server_before_its_initialize_result(revision: str, server: Peer) -> None:
+    server.send_request({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": initialize_params(revision)})
+    first = server.receive()
+    assert first.get("id") == "init" and "method" not in first, f"the server sent {first} before answering initialize"
+
+
+@for_req("lifecycle-server-no-requests-before-initialized", "server")
+def test_no_request_from_the_server_before_initialized(revision: str, server: Peer) -> None:
+    server.request("initialize", initialize_params(revision), check=False)
+    server.rpc("ping", check=False)  # before notifications/initialized: only pings may cross
+    requests = [f for f in server._pending if isinstance(f, dict) and "method" in f and "id" in f]
+    assert not requests, f"the server sent requests before notifications/initialized: {requests}"
+
+
+@for_req("lifecycle-server-version-latest", "server")
+def test_the_counter_offer_is_the_newest_version_the_server_accepts(
+    revision: str, server: Peer, open_session: SessionFactory
+) -> None:
+    response = server.request("initialize", initialize_params(UNKNOWN_VERSION), check=False)
+    proposed = response.get("result", {}).get("protocolVersion")
+    assert proposed in HANDSHAKE_REVISIONS, f"proposed {proposed!r}"
+    newer = [r for r in HANDSHAKE_REVISIONS if REVISIONS.index(r) > REVISIONS.index(proposed)]
+    for candidate in newer:  # each probed on a session of its own
+        with open_session(candidate) as probe:
+            echoed = probe.request("initialize", initialize_params(candidate), check=False)
+        assert echoed.get("result", {}).get("protocolVersion") != candidate, (
+            f"proposed {proposed} although the server accepts the newer {candidate}"
+        )
+
+
+@for_req("lifecycle-use-negotiated-version-should", "server")
+def test_results_keep_to_the_negotiated_revision_should(revision: str, server: Peer) -> None:
+    assert_results_keep_to_the_revision(revision, server)
+
+
+@for_req("lifecycle-use-negotiated-version-must", "server")
+def test_results_keep_to_the_negotiated_revision(revision: str, server: Peer) -> None:
+    assert_results_keep_to_the_revision(revision, server)
+
+
+def assert_results_keep_to_the_revision(revision: str, server: Peer) -> None:
+    """After the handshake, the answers to the list requests are that revision's results, strictly."""
+    server.open()
+    problems: list[str] = []
+    for method in ("tools/list", "resources/list", "prompts/list"):
+        response = server.rpc(method, check=False)
+        if "result" in response:
+            problems += schema.violations(revision, result_definitions(revision)[method], response["result"])
+    assert not problems, "\n".join(problems)

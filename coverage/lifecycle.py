@@ -4,10 +4,11 @@ Loaded by path (this folder is not a package); see conformance/covers.py.
 """
 
 from conformance.covers import Cover, Gap, gaps
-from conformance.harness.faults import drop_field, set_field
+from conformance.harness.faults import drop_field, inject_before, set_field
 from conformance.harness.frames import UNKNOWN_VERSION
 
 TESTS = "conformance/test_lifecycle.py"
+EARLY_LOG = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "early"}}
 
 COVERS = [
     Cover(
@@ -29,6 +30,30 @@ COVERS = [
         fault=set_field("initialize", "result.protocolVersion", UNKNOWN_VERSION),
     ),
     Cover(
+        "lifecycle-initialize-first",
+        "server",
+        f"{TESTS}::test_nothing_comes_from_the_server_before_its_initialize_result",
+        fault=inject_before("initialize", EARLY_LOG),
+    ),
+    Cover(
+        "lifecycle-server-no-requests-before-initialized",
+        "server",
+        f"{TESTS}::test_no_request_from_the_server_before_initialized",
+        fault=inject_before("ping", {"jsonrpc": "2.0", "id": "early", "method": "roots/list"}),
+    ),
+    Cover(
+        "lifecycle-server-version-latest",
+        "server",
+        f"{TESTS}::test_the_counter_offer_is_the_newest_version_the_server_accepts",
+        fault=set_field("initialize", "result.protocolVersion", "2024-11-05"),
+    ),
+    Cover(
+        "lifecycle-use-negotiated-version-must",
+        "server",
+        f"{TESTS}::test_results_keep_to_the_negotiated_revision",
+        fault=set_field("tools/list", "result.nextCursor", 7),
+    ),
+    Cover(
         "lifecycle-discover-implemented",
         "server",
         f"{TESTS}::test_discover_answers_with_a_discover_result",
@@ -44,30 +69,34 @@ COVERS = [
 
 GAPS = [
     Gap(
+        "lifecycle-use-negotiated-version-should",
+        "server",
+        "F-003",
+        "list results carry fields of later revisions (Tool.title/outputSchema/annotations, Resource.title, ...)",
+    ),
+    Gap(
         "lifecycle-server-initialize-result",
         "server",
         "F-001",
-        "serverInfo carries title/websiteUrl, which these revisions do not define",
+        "the result carries fields these revisions do not define (serverInfo.title, capabilities.completions...)",
         revisions="2024-11-05..2025-06-18",
     ),
     *gaps(
         "#4",
         "needs the harness: the client driver, and server cells it cannot reach yet",
         {
-            "lifecycle-initialize-first": "both",
+            "lifecycle-initialize-first": "client",
             "lifecycle-client-sends-initialize": "client",
             "lifecycle-client-sends-initialized": "client",
             "lifecycle-client-no-requests-before-init-response": "client",
-            "lifecycle-server-no-requests-before-initialized": "server",
             "lifecycle-initialize-not-batched": "client",
             "lifecycle-client-version-supported": "client",
             "lifecycle-client-version-latest": "client",
-            "lifecycle-server-version-latest": "server",
             "lifecycle-client-disconnect-unsupported-version": "client",
             "lifecycle-http-protocol-version-header": "client",
-            "lifecycle-use-negotiated-version-should": "both",
+            "lifecycle-use-negotiated-version-should": "client",
             "lifecycle-negotiated-capabilities-only-should": "both",
-            "lifecycle-use-negotiated-version-must": "both",
+            "lifecycle-use-negotiated-version-must": "client",
             "lifecycle-negotiated-capabilities-only-must": "both",
             "lifecycle-stdio-client-shutdown": "client",
             "lifecycle-stdio-server-shutdown": "server",

@@ -3,7 +3,9 @@
 The implementation's frames are checked strictly: an object schema that lists its properties
 and says nothing of others is closed (``additionalProperties: false``), so a key the revision
 does not define fails. Declared extension points (``_meta``, index signatures, which the schema
-writes as ``additionalProperties: {}`` or a schema) stay open.
+writes as ``additionalProperties: {}`` or a schema) stay open, and so do the properties whose value
+is itself a JSON Schema document (``inputSchema``, ``outputSchema``, ``requestedSchema``): the MCP
+schema sketches their top level, but every JSON Schema keyword belongs there.
 """
 
 from __future__ import annotations
@@ -17,10 +19,13 @@ from jsonschema import validators
 
 from conformance.spec_pin import materialise
 
+SCHEMA_VALUED = frozenset({"inputSchema", "outputSchema", "requestedSchema"})
+
 
 def _close_objects(node: Any, closable: bool = True) -> None:
-    """Close every object schema that lists its properties, except the parts of an ``allOf``:
-    each part describes only some of the object's keys, so closing one would refuse the others'."""
+    """Close every object schema that lists its properties, except the parts of an ``allOf`` (each
+    part describes only some of the object's keys, so closing one would refuse the others') and
+    the JSON-Schema-valued properties."""
     if isinstance(node, dict):
         if closable and "properties" in node and "additionalProperties" not in node:
             node["additionalProperties"] = False
@@ -28,6 +33,10 @@ def _close_objects(node: Any, closable: bool = True) -> None:
             if key == "allOf" and isinstance(value, list):
                 for part in value:
                     _close_objects(part, closable=False)
+            elif key == "properties" and isinstance(value, dict):
+                for name, child in value.items():
+                    if name not in SCHEMA_VALUED:
+                        _close_objects(child)
             else:
                 _close_objects(value)
     elif isinstance(node, list):
