@@ -174,8 +174,6 @@ GAPS: list[Gap] = [
             "authorization-client-credentials-keyed-by-issuer": "client",
             "authorization-client-reregisters-on-as-change": "client",
             "authorization-client-preregistered-as-mismatch-error": "client",
-            "authorization-server-validates-token-before-processing": "server",
-            "authorization-server-no-data-to-unauthorized-parties": "server",
         },
     ),
 ]

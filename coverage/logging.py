@@ -35,7 +35,6 @@ GAPS: list[Gap] = [
             "logging-control-access": "both",
             "logging-monitor-sensitive-content": "both",
             "logging-server-default-messages-loggingmessagenotification": "server",
-            "logging-none-without-level-loglevel": "server",
         },
     ),
 ]

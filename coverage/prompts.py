@@ -19,7 +19,6 @@ GAPS: list[Gap] = [
             "prompts-list-set-may-change": "server",
             "prompts-list-set-connection-independent": "server",
             "prompts-list-set-may-vary-by-authorization": "server",
-            "prompts-get-input-required-allowed": "server",
             "prompts-list-changed-notify": "server",
             "prompts-list-changed-notify-subscribers": "server",
             "prompts-image-content-base64": "server",
