@@ -14,8 +14,6 @@ GAPS: list[Gap] = [
         "catalogued, not yet tested",
         {
             "cancellation-server-sent-only-subscriptions": "server",
-            "cancellation-http-disconnect-cancels": "server",
-            "cancellation-stdio-client-notification": "client",
             "cancellation-reference-own-inflight-request": "both",
             "cancellation-reference-client-request": "both",
             "cancellation-initialize-not-cancellable": "client",

@@ -25,7 +25,6 @@ GAPS: list[Gap] = [
             "streamable-http-client-sends-via-post": "client",
             "streamable-http-client-new-post-per-message": "client",
             "streamable-http-client-accept-header-post": "client",
-            "streamable-http-client-request-metadata-headers": "client",
             "streamable-http-post-body-batch": "client",
             "streamable-http-post-body-single-message": "client",
             "streamable-http-client-no-responses": "client",
@@ -139,9 +138,6 @@ GAPS: list[Gap] = [
             "streamable-http-modern-server-ignore-session-id": "server",
             "streamable-http-modern-server-no-session-id": "server",
             "streamable-http-modern-server-ignore-last-event-id": "server",
-            "streamable-http-body-version-matches-header-protocolversion": "client",
-            "streamable-http-version-mismatch-400-protocolversion": "server",
-            "streamable-http-status-400-headermismatcherror": "server",
         },
     ),
 ]

@@ -18,7 +18,6 @@ GAPS: list[Gap] = [
             "subscriptions-nothing-before-ack": "server",
             "subscriptions-stdio-interleave": "server",
             "subscriptions-check-ack-filter": "client",
-            "subscriptions-stdio-correlate": "client",
             "subscriptions-concurrent": "client",
             "subscriptions-graceful-close": "server",
             "subscriptions-reconnect-on-abrupt-close": "client",
