@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import sys
 from collections import Counter
@@ -62,7 +63,7 @@ def server_launcher(request: pytest.FixtureRequest) -> Iterator[Launcher]:
 
 
 @pytest.fixture(scope="session")
-def http_server_url(request: pytest.FixtureRequest, worker_id: str) -> Iterator[str]:
+def http_server_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """The Streamable HTTP endpoint under test: --server-url, or the fixture server started once per worker."""
     url = request.config.getoption("--server-url")
     if url:
@@ -70,7 +71,7 @@ def http_server_url(request: pytest.FixtureRequest, worker_id: str) -> Iterator[
         yield url
         return
     command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", "streamable-http", "--port", "0"]
-    process = HttpServerProcess(command, log=PROJECT_ROOT / "reports" / "servers" / f"http-{worker_id}.log")
+    process = HttpServerProcess(command, log=PROJECT_ROOT / "reports" / "servers" / f"http-{os.getpid()}.log")
     yield process.url
     process.close()
 

@@ -1,24 +1,94 @@
-"""Coverage of the streamable-http area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the streamable-http area: the cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
 from conformance.covers import Cover, Gap, gaps
+from conformance.harness.faults import http_header, http_status
+from conformance.harness.frames import PROBE_METHODS, UNKNOWN_METHOD
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_streamable_http.py"
+
+COVERS: list[Cover] = [
+    Cover(
+        "streamable-http-endpoint-accepts-post",
+        "server",
+        f"{TESTS}::test_the_endpoint_accepts_post",
+        fault=http_status(PROBE_METHODS, 405),
+    ),
+    Cover(
+        "streamable-http-request-response-content-type",
+        "server",
+        f"{TESTS}::test_a_request_is_answered_with_json_or_an_event_stream",
+        fault=http_header(PROBE_METHODS, "content-type", "text/plain"),
+    ),
+    Cover(
+        "streamable-http-accepted-no-request-202",
+        "server",
+        f"{TESTS}::test_an_accepted_notification_gets_202_and_no_body",
+        fault=http_status("notifications/initialized", 200),
+        revisions="2025-03-26..2025-11-25",
+    ),
+    Cover(
+        "streamable-http-get-response",
+        "server",
+        f"{TESTS}::test_get_opens_an_event_stream_or_is_refused_with_405",
+        fault=http_status("GET", 500),
+    ),
+    Cover(
+        "streamable-http-session-id-visible-ascii",
+        "server",
+        f"{TESTS}::test_a_session_id_is_visible_ascii",
+        fault=http_header("initialize", "mcp-session-id", "two words"),
+    ),
+    Cover(
+        "streamable-http-ended-session-404",
+        "server",
+        f"{TESTS}::test_a_request_in_an_ended_session_gets_404",
+        fault=http_status("ping", 200),
+    ),
+    Cover(
+        "streamable-http-unsupported-protocol-version-400",
+        "server",
+        f"{TESTS}::test_an_unsupported_protocol_version_header_gets_400",
+        fault=http_status(PROBE_METHODS, 200),
+    ),
+    Cover(
+        "streamable-http-origin-validation",
+        "server",
+        f"{TESTS}::test_a_foreign_origin_is_refused",
+        fault=http_status(("initialize", "server/discover"), 200),
+    ),
+    Cover(
+        "streamable-http-origin-invalid-403",
+        "server",
+        f"{TESTS}::test_a_foreign_origin_gets_403",
+        fault=http_status(("initialize", "server/discover"), 400),
+    ),
+    Cover(
+        "streamable-http-method-not-found-404",
+        "server",
+        f"{TESTS}::test_an_unknown_method_gets_404_with_minus_32601",
+        fault=http_status(UNKNOWN_METHOD, 200),
+    ),
+]
 
 GAPS: list[Gap] = [
+    Gap(
+        "streamable-http-accepted-no-request-202",
+        "server",
+        "#4",
+        "2026-07-28 defines no client notification a server accepts over HTTP; which POST to send is open",
+        revisions="2026-07-28",
+    ),
     *gaps(
         "#4",
         "base protocol: tested with the harness (issue #4)",
         {
             "streamable-http-broken-stream-reissue": "client",
             "streamable-http-single-endpoint": "server",
-            "streamable-http-endpoint-accepts-post": "server",
             "streamable-http-endpoint-handles-get": "server",
-            "streamable-http-origin-validation": "server",
-            "streamable-http-origin-invalid-403": "server",
             "streamable-http-origin-403-error-body": "server",
             "streamable-http-bind-localhost": "server",
             "streamable-http-authentication": "server",
@@ -28,10 +98,8 @@ GAPS: list[Gap] = [
             "streamable-http-post-body-batch": "client",
             "streamable-http-post-body-single-message": "client",
             "streamable-http-client-no-responses": "client",
-            "streamable-http-accepted-no-request-202": "server",
             "streamable-http-rejected-no-request-error-status": "server",
             "streamable-http-rejected-no-request-error-body": "server",
-            "streamable-http-request-response-content-type": "server",
             "streamable-http-client-handles-json-and-sse": "client",
             "streamable-http-sse-priming-event": "server",
             "streamable-http-server-close-connection-keep-stream": "server",
@@ -54,7 +122,6 @@ GAPS: list[Gap] = [
             "streamable-http-resumable-streams-allowed": "server",
             "streamable-http-client-get-stream": "client",
             "streamable-http-client-accept-header-get": "client",
-            "streamable-http-get-response": "server",
             "streamable-http-get-stream-requests-notifications": "server",
             "streamable-http-get-stream-batched": "server",
             "streamable-http-get-stream-unrelated": "server",
@@ -74,19 +141,16 @@ GAPS: list[Gap] = [
             "streamable-http-session-id-assign": "server",
             "streamable-http-session-id-unique": "server",
             "streamable-http-session-id-secure": "server",
-            "streamable-http-session-id-visible-ascii": "server",
             "streamable-http-client-session-id-secure-handling": "client",
             "streamable-http-client-sends-session-id": "client",
             "streamable-http-missing-session-id-400": "server",
             "streamable-http-server-may-end-session": "server",
-            "streamable-http-ended-session-404": "server",
             "streamable-http-client-reinitialize-on-404": "client",
             "streamable-http-client-delete-session": "client",
             "streamable-http-delete-405": "server",
             "streamable-http-protocol-version-header-after-init": "client",
             "streamable-http-protocol-version-header-negotiated": "client",
             "streamable-http-missing-protocol-version-assume-2025-03-26": "server",
-            "streamable-http-unsupported-protocol-version-400": "server",
             "streamable-http-unsupported-protocol-version-error": "server",
             "streamable-http-x-accel-buffering": "server",
             "streamable-http-stream-close-is-cancel": "server",
@@ -94,7 +158,6 @@ GAPS: list[Gap] = [
             "streamable-http-server-silent-after-cancel": "server",
             "streamable-http-protocol-version-header-every-post": "client",
             "streamable-http-protocol-version-header-matches-meta": "client",
-            "streamable-http-method-not-found-404": "server",
             "streamable-http-missing-protocol-version-legacy": "server",
             "streamable-http-missing-protocol-version-reject": "server",
             "streamable-http-mcp-method-header": "client",

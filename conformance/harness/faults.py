@@ -5,8 +5,8 @@ sends before the peer reads, records or judges them. ``make falsify`` runs each 
 under the fault its cover declares and expects the test to fail; a test that passes under its
 fault guards nothing.
 
-A fault targets the frames that answer one method (``target``), or that carry it as a
-notification; everything else passes through untouched.
+A fault targets the frames that answer one method (``target``, or any of a tuple of methods),
+or that carry it as a notification; everything else passes through untouched.
 """
 
 from __future__ import annotations
@@ -30,13 +30,16 @@ KINDS = (
     "inject-raw",
     "strip-newline",
     "pretty",
+    "http-status",
+    "http-header",
 )
+HTTP_KINDS = ("http-status", "http-header")
 
 
 @dataclass(frozen=True)
 class Fault:
     kind: str
-    target: str
+    target: str | tuple[str, ...]
     path: str = ""
     value: Any = None
     description: str = field(default="", compare=False)
@@ -48,10 +51,30 @@ class Fault:
     def __str__(self) -> str:
         detail = f" {self.path}" if self.path else ""
         value = f" = {self.value!r}" if self.value is not None else ""
-        return f"{self.kind}{detail}{value} in the answer to {self.target}"
+        target = " or ".join(self.target) if isinstance(self.target, tuple) else self.target
+        return f"{self.kind}{detail}{value} in the answer to {target}"
+
+    def targets(self, method: str | None) -> bool:
+        return method is not None and (
+            method == self.target or (isinstance(self.target, tuple) and method in self.target)
+        )
+
+    def rewrite_http(self, target: str, status: int, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
+        """The status and headers the peer sees for an HTTP answer to ``target`` (a JSON-RPC method,
+        or GET / DELETE); faults of other kinds leave them alone."""
+        if self.kind not in HTTP_KINDS or not self.targets(target):
+            return status, headers
+        if self.kind == "http-status":
+            return int(self.value), headers
+        headers = dict(headers)
+        if self.value is None:
+            headers.pop(self.path.lower(), None)
+        else:
+            headers[self.path.lower()] = str(self.value)
+        return status, headers
 
     def applies_to(self, frame: Any, method_of: Callable[[Any], str | None]) -> bool:
-        return isinstance(frame, dict) and (frame.get("method") == self.target or method_of(frame) == self.target)
+        return isinstance(frame, dict) and (self.targets(frame.get("method")) or self.targets(method_of(frame)))
 
     def mutate(self, line: bytes, method_of: Callable[[Any], str | None]) -> list[bytes]:
         """The lines the peer sees instead of ``line`` (none, one, or several)."""
@@ -59,7 +82,7 @@ class Fault:
             frame = json.loads(line)
         except json.JSONDecodeError:
             return [line]
-        if not self.applies_to(frame, method_of):
+        if self.kind in HTTP_KINDS or not self.applies_to(frame, method_of):
             return [line]
         if self.kind == "corrupt":
             return [line[: len(line) // 2] + b"\n"]
@@ -147,3 +170,13 @@ def strip_newline(target: str) -> Fault:
 def pretty_print(target: str) -> Fault:
     """The answer to ``target`` serialized over several lines."""
     return Fault("pretty", target)
+
+
+def http_status(target: str | tuple[str, ...], status: int) -> Fault:
+    """The HTTP answer to ``target`` (a method, or GET / DELETE) arrives with another status."""
+    return Fault("http-status", target, value=status)
+
+
+def http_header(target: str | tuple[str, ...], name: str, value: str | None) -> Fault:
+    """The HTTP answer to ``target`` arrives with header ``name`` set to ``value`` (None: removed)."""
+    return Fault("http-header", target, path=name, value=value)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import ipaddress
+import json
 import socket
 import threading
 import urllib.parse
@@ -123,42 +124,102 @@ class HttpPeer(Peer):
 
     # -- exchanges ----------------------------------------------------------------------------------
 
-    def open(self, method: str, body: bytes | None, headers: dict[str, str]) -> http.client.HTTPResponse:
-        """Send one HTTP request and return its response with the body unread."""
+    def _send_http(self, method: str, body: bytes | None, headers: dict[str, str]) -> http.client.HTTPResponse:
+        """Send one HTTP request on a connection of its own and return the response, body unread.
+
+        The connection is closed with the response (``_done``), or at teardown for a stream."""
         connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         with self._lock:
             self._connections.append(connection)
         try:
             connection.request(method, self.path, body=body, headers=headers)
-            return connection.getresponse()
+            response = connection.getresponse()
+            response.connection_of_mcp_matrix = connection  # type: ignore[attr-defined]
+            return response
         except TimeoutError as exc:
             raise ProtocolViolation(f"{method} {self.url}: no answer within {self.timeout:g}s") from exc
         except OSError as exc:
             raise ProtocolViolation(f"{method} {self.url}: {exc}") from exc
 
-    def exchange(self, method: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> Exchange:
-        """A whole HTTP exchange for transport-level cells: the answer read to its end (bounded)."""
-        response = self.open(method, body, headers if headers is not None else self.headers_for(None))
-        exchange = self._record(method, response)
-        content_type = response.getheader("Content-Type", "")
-        if content_type.startswith("text/event-stream"):
-            exchange.events = list(parse_sse(iter(response.readline, b"")))
-        else:
-            exchange.body = response.read()
+    def exchange(
+        self,
+        method: str,
+        frame: Any = None,
+        headers: dict[str, str] | None = None,
+        *,
+        body: bytes | None = None,
+        read_events: bool = True,
+    ) -> Exchange:
+        """One HTTP exchange for transport-level cells, bypassing the session's frame queue.
+
+        ``frame`` is serialized as the body (or ``body`` sent as it is); ``headers`` default to the
+        session's. An SSE answer is read to its end (bounded by the timeout) unless ``read_events``
+        is false, when only the status and headers are taken and the stream is dropped.
+        """
+        if frame is not None:
+            self._check_own(frame)
+            self.trace.message("client-to-server", frame)
+            body = json.dumps(frame).encode()
+            for item in frame if isinstance(frame, list) else [frame]:
+                if isinstance(item, dict) and "id" in item and "method" in item:
+                    self._pending_methods[item["id"]] = item["method"]
+        sent = headers if headers is not None else self.headers_for(frame)
+        self.trace.record("client-to-server", "http", method=method, headers=sent)
+        response = self._send_http(method, body, sent)
+        exchange = self._record(method, response, _target(method, frame))
+        try:
+            if exchange.headers.get("content-type", "").startswith("text/event-stream"):
+                if read_events:
+                    with contextlib.suppress(TimeoutError, OSError):
+                        exchange.events = list(parse_sse(iter(response.readline, b"")))
+            else:
+                exchange.body = response.read()
+        finally:
+            self._done(response)
         return exchange
 
-    def _record(self, method: str, response: http.client.HTTPResponse) -> Exchange:
+    def frames_of(self, exchange: Exchange) -> list[Any]:
+        """The JSON-RPC frames an exchange carried (JSON body or SSE events), schema-checked like any."""
+        payloads = [e["data"] for e in exchange.events if e.get("event", "message") == "message" and e["data"].strip()]
+        if exchange.body.strip():
+            payloads.append(exchange.body.decode("utf-8", "replace"))
+        frames = []
+        for payload in payloads:
+            try:
+                frame = json.loads(payload)
+            except json.JSONDecodeError as exc:
+                raise ProtocolViolation(
+                    f"{exchange.method} answered with a body that is not JSON: {payload[:200]!r}"
+                ) from exc
+            self.trace.message("server-to-client", frame)
+            self._check_theirs(frame)
+            frames.extend(frame if isinstance(frame, list) else [frame])
+        return frames
+
+    def _done(self, response: http.client.HTTPResponse) -> None:
+        response.close()
+        connection = getattr(response, "connection_of_mcp_matrix", None)
+        if connection is not None:
+            connection.close()
+            with self._lock:
+                if connection in self._connections:
+                    self._connections.remove(connection)
+
+    def _record(self, method: str, response: http.client.HTTPResponse, target: str) -> Exchange:
         headers = {k.lower(): v for k, v in response.getheaders()}
-        exchange = Exchange(method, response.status, headers)
+        status = response.status
+        if self.fault is not None:
+            status, headers = self.fault.rewrite_http(target, status, headers)
+        exchange = Exchange(method, status, headers)
         self.exchanges.append(exchange)
-        self.trace.record("server-to-client", "http", method=method, status=response.status, headers=headers)
+        self.trace.record("server-to-client", "http", method=method, status=status, headers=headers)
         return exchange
 
     def _transmit(self, data: bytes, frame: Any) -> None:
         headers = self.headers_for(frame)
         self.trace.record("client-to-server", "http", method="POST", headers=headers)
-        response = self.open("POST", data, headers)
-        exchange = self._record("POST", response)
+        response = self._send_http("POST", data, headers)
+        exchange = self._record("POST", response, _target("POST", frame))
         session = exchange.headers.get("mcp-session-id")
         if session and isinstance(frame, dict) and frame.get("method") == "initialize":
             self.session_id = session
@@ -169,18 +230,25 @@ class HttpPeer(Peer):
                 self._readers.append(reader)
             reader.start()
             return
-        body = response.read()
+        try:
+            body = response.read()
+        finally:
+            self._done(response)
         exchange.body = body
         if body.strip():
             self.inbound.put(body.strip() + b"\n")
 
     def _read_stream(self, response: http.client.HTTPResponse) -> None:
-        with contextlib.suppress(OSError, ValueError, http.client.HTTPException):
-            for event in parse_sse(iter(response.readline, b"")):
-                if event.get("id"):
-                    self.last_event_id = event["id"]
-                if event.get("event", "message") == "message" and event["data"].strip():
-                    self.inbound.put(event["data"].encode() + b"\n")
+        try:
+            with contextlib.suppress(OSError, ValueError, http.client.HTTPException):
+                for event in parse_sse(iter(response.readline, b"")):
+                    if event.get("id"):
+                        self.last_event_id = event["id"]
+                    if event.get("event", "message") == "message" and event["data"].strip():
+                        self.inbound.put(event["data"].encode() + b"\n")
+        finally:
+            with contextlib.suppress(OSError):
+                self._done(response)
 
     def initialize(self, capabilities: dict | None = None, *, check: bool = True) -> dict:
         result = super().initialize(capabilities, check=check)
@@ -203,4 +271,11 @@ class HttpPeer(Peer):
         self.inbound.put(CLOSED)
         if self.session_id and self.revision != MODERN:
             with contextlib.suppress(AssertionError, OSError):
-                self.exchange("DELETE")
+                self.exchange("DELETE", headers={"Mcp-Session-Id": self.session_id})
+
+
+def _target(method: str, frame: Any) -> str:
+    """What an HTTP fault names: the JSON-RPC method a POST carries, else the HTTP method."""
+    if isinstance(frame, dict) and isinstance(frame.get("method"), str):
+        return frame["method"]
+    return method

@@ -1,0 +1,125 @@
+"""Streamable HTTP, server side: the endpoint, its statuses and headers, sessions, origin checks.
+
+Each test opens its own session on the server under test (the fixture server runs once per
+worker; every test gets a fresh session on it) and inspects whole HTTP exchanges.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conformance.covers import for_req
+from conformance.harness.frames import UNKNOWN_METHOD, initialize_params, modern_meta
+from conformance.harness.http import HttpPeer
+
+FOREIGN_ORIGIN = "http://attacker.example"
+VISIBLE_ASCII = re.compile(r"^[\x21-\x7e]+$")
+
+
+def probe_frame(peer: HttpPeer, request_id: object = "probe") -> dict:
+    """A request every revision defines: ping, or server/discover at 2026-07-28."""
+    return peer.envelope("server/discover" if peer.stateless else "ping", request_id)
+
+
+def opened(peer: HttpPeer) -> HttpPeer:
+    peer.open()
+    return peer
+
+
+@for_req("streamable-http-endpoint-accepts-post", "server")
+def test_the_endpoint_accepts_post(revision: str, http_server: HttpPeer) -> None:
+    exchange = opened(http_server).exchange("POST", probe_frame(http_server))
+    assert 200 <= exchange.status < 300, f"POST answered {exchange.status}"
+    answers = http_server.frames_of(exchange)
+    assert any(f.get("id") == "probe" for f in answers), f"no answer to the POSTed request: {answers}"
+
+
+@for_req("streamable-http-request-response-content-type", "server")
+def test_a_request_is_answered_with_json_or_an_event_stream(revision: str, http_server: HttpPeer) -> None:
+    exchange = opened(http_server).exchange("POST", probe_frame(http_server))
+    content_type = exchange.headers.get("content-type", "")
+    assert content_type.startswith(("application/json", "text/event-stream")), f"Content-Type {content_type!r}"
+
+
+@for_req("streamable-http-accepted-no-request-202", "server")
+def test_an_accepted_notification_gets_202_and_no_body(revision: str, http_server: HttpPeer) -> None:
+    http_server.initialize(check=False)
+    exchange = http_server.exchange("POST", {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    assert exchange.status == 202, f"a notification was answered {exchange.status}"
+    assert not exchange.body.strip() and not exchange.events, f"with a body: {exchange.body[:200]!r}"
+
+
+@for_req("streamable-http-get-response", "server")
+def test_get_opens_an_event_stream_or_is_refused_with_405(revision: str, http_server: HttpPeer) -> None:
+    headers = opened(http_server).headers_for(None) | {"Accept": "text/event-stream"}
+    headers.pop("Content-Type")
+    exchange = http_server.exchange("GET", headers=headers, read_events=False)
+    content_type = exchange.headers.get("content-type", "")
+    assert exchange.status == 405 or (exchange.status == 200 and content_type.startswith("text/event-stream")), (
+        f"GET answered {exchange.status} with Content-Type {content_type!r}"
+    )
+
+
+@for_req("streamable-http-session-id-visible-ascii", "server")
+def test_a_session_id_is_visible_ascii(revision: str, http_server: HttpPeer) -> None:
+    exchange = http_server.exchange(
+        "POST", {"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": initialize_params(revision)}
+    )
+    session = exchange.headers.get("mcp-session-id")
+    if session is None:
+        pytest.skip("fixture-missing: the server assigns no session id")
+    assert VISIBLE_ASCII.match(session), f"session id {session!r}"
+
+
+@for_req("streamable-http-ended-session-404", "server")
+def test_a_request_in_an_ended_session_gets_404(revision: str, http_server: HttpPeer) -> None:
+    http_server.open()
+    if not http_server.session_id:
+        pytest.skip("fixture-missing: the server assigns no session id")
+    ended = http_server.exchange("DELETE", headers={"Mcp-Session-Id": http_server.session_id})
+    if ended.status == 405:
+        pytest.skip("fixture-missing: the server does not let clients end sessions")
+    exchange = http_server.exchange("POST", probe_frame(http_server))
+    assert exchange.status == 404, f"a request in an ended session was answered {exchange.status}"
+
+
+@for_req("streamable-http-unsupported-protocol-version-400", "server")
+def test_an_unsupported_protocol_version_header_gets_400(revision: str, http_server: HttpPeer) -> None:
+    frame = opened(http_server).envelope("server/discover" if http_server.stateless else "ping", "probe")
+    if http_server.stateless:
+        frame["params"]["_meta"] = modern_meta("2099-01-01")
+    headers = http_server.headers_for(frame) | {"MCP-Protocol-Version": "2099-01-01"}
+    exchange = http_server.exchange("POST", frame, headers)
+    assert exchange.status == 400, f"MCP-Protocol-Version 2099-01-01 was answered {exchange.status}"
+
+
+@for_req("streamable-http-origin-validation", "server")
+def test_a_foreign_origin_is_refused(revision: str, http_server: HttpPeer) -> None:
+    frame = (
+        probe_frame(http_server)
+        if http_server.stateless
+        else {"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": initialize_params(revision)}
+    )
+    exchange = http_server.exchange("POST", frame, http_server.headers_for(frame) | {"Origin": FOREIGN_ORIGIN})
+    assert 400 <= exchange.status < 500, f"a request from {FOREIGN_ORIGIN} was answered {exchange.status}"
+
+
+@for_req("streamable-http-origin-invalid-403", "server")
+def test_a_foreign_origin_gets_403(revision: str, http_server: HttpPeer) -> None:
+    frame = (
+        probe_frame(http_server)
+        if http_server.stateless
+        else {"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": initialize_params(revision)}
+    )
+    exchange = http_server.exchange("POST", frame, http_server.headers_for(frame) | {"Origin": FOREIGN_ORIGIN})
+    assert exchange.status == 403, f"a request from {FOREIGN_ORIGIN} was answered {exchange.status}"
+
+
+@for_req("streamable-http-method-not-found-404", "server")
+def test_an_unknown_method_gets_404_with_minus_32601(revision: str, http_server: HttpPeer) -> None:
+    exchange = http_server.exchange("POST", http_server.envelope(UNKNOWN_METHOD, "unknown"))
+    assert exchange.status == 404, f"an unknown method was answered {exchange.status}"
+    errors = [f.get("error", {}).get("code") for f in http_server.frames_of(exchange)]
+    assert errors == [-32601], f"error codes {errors}"
