@@ -32,7 +32,7 @@ from conformance.catalogue import parse_revisions
 from conformance.errors import InputError, InputErrors
 from conformance.generator import NA_PREFIX, load_requirements
 from conformance.harness.faults import Fault
-from conformance.vocabulary import SIDES
+from conformance.vocabulary import SIDES, TRANSPORT_REVISIONS
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 COVERAGE_DIR = PROJECT_ROOT / "coverage"
@@ -196,8 +196,8 @@ def for_req(requirement_id: str, side: str, transports: tuple[str, ...] = ()) ->
     ``side`` is a usage error.
 
     With ``transports``, the test also takes a ``transport`` argument and runs each revision over
-    each transport, with ids ``<rev>/<area>/<id>@<transport>``: for requirements about the session
-    or the transport, which must hold over every transport the implementation offers.
+    each of those transports that the revision defines, with ids ``<rev>/<area>/<id>@<transport>``:
+    for requirements about the session or the messages, which hold over every transport.
     """
     requirements, coverage = registry()
     if requirement_id not in requirements:
@@ -227,6 +227,7 @@ def for_req(requirement_id: str, side: str, transports: tuple[str, ...] = ()) ->
                 if not run_gaps():
                     marks.append(pytest.mark.skip(reason=f"gap: {gap.ref} {gap.why}"))
             if transports:
+                available = [t for t in transports if revision in TRANSPORT_REVISIONS[t]]
                 params.extend(
                     pytest.param(
                         revision,
@@ -234,7 +235,7 @@ def for_req(requirement_id: str, side: str, transports: tuple[str, ...] = ()) ->
                         id=f"{param_id(revision, requirement)}{TRANSPORT_SEPARATOR}{transport}",
                         marks=marks,
                     )
-                    for transport in transports
+                    for transport in available
                 )
             else:
                 params.append(pytest.param(revision, id=param_id(revision, requirement), marks=marks))

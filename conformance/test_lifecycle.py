@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from conformance.covers import for_req
 from conformance.harness import schema
-from conformance.harness.frames import UNKNOWN_VERSION, initialize_params, modern_meta
+from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_VERSION, initialize_params, modern_meta
 from conformance.harness.peer import Peer, result_definitions
 from conformance.plugin import SessionFactory
 from conformance.vocabulary import REVISIONS
@@ -16,59 +16,59 @@ from conformance.vocabulary import REVISIONS
 HANDSHAKE_REVISIONS = REVISIONS[:-1]  # 2026-07-28 has no initialize handshake
 
 
-@for_req("lifecycle-server-initialize-result", "server")
-def test_initialize_result_is_the_revisions_initialize_result(revision: str, server: Peer) -> None:
+@for_req("lifecycle-server-initialize-result", "server", transports=BOTH_TRANSPORTS)
+def test_initialize_result_is_the_revisions_initialize_result(revision: str, transport: str, peer: Peer) -> None:
     """The answer to initialize is an InitializeResult of the revision: version, capabilities, serverInfo."""
-    response = server.request("initialize", initialize_params(revision), check=False)
+    response = peer.request("initialize", initialize_params(revision), check=False)
     assert "result" in response, f"initialize at {revision} was refused: {response}"
     assert {"protocolVersion", "capabilities", "serverInfo"} <= response["result"].keys()
     problems = schema.violations(revision, "InitializeResult", response["result"])
     assert not problems, "\n".join(problems)
 
 
-@for_req("lifecycle-server-version-echo", "server")
-def test_initialize_echoes_a_supported_requested_version(revision: str, server: Peer) -> None:
-    response = server.request("initialize", initialize_params(revision), check=False)
+@for_req("lifecycle-server-version-echo", "server", transports=BOTH_TRANSPORTS)
+def test_initialize_echoes_a_supported_requested_version(revision: str, transport: str, peer: Peer) -> None:
+    response = peer.request("initialize", initialize_params(revision), check=False)
     assert response.get("result", {}).get("protocolVersion") == revision, response
 
 
-@for_req("lifecycle-server-version-alternative", "server")
-def test_initialize_with_an_unknown_version_proposes_a_supported_one(revision: str, server: Peer) -> None:
-    response = server.request("initialize", initialize_params(UNKNOWN_VERSION), check=False)
+@for_req("lifecycle-server-version-alternative", "server", transports=BOTH_TRANSPORTS)
+def test_initialize_with_an_unknown_version_proposes_a_supported_one(revision: str, transport: str, peer: Peer) -> None:
+    response = peer.request("initialize", initialize_params(UNKNOWN_VERSION), check=False)
     assert "result" in response, f"the server refused instead of proposing a version: {response}"
     proposed = response["result"].get("protocolVersion")
     assert proposed != UNKNOWN_VERSION and proposed in REVISIONS, f"proposed {proposed!r}"
 
 
-@for_req("lifecycle-discover-implemented", "server")
-def test_discover_answers_with_a_discover_result(revision: str, server: Peer) -> None:
-    response = server.request("server/discover", {"_meta": modern_meta(revision)}, check=False)
+@for_req("lifecycle-discover-implemented", "server", transports=BOTH_TRANSPORTS)
+def test_discover_answers_with_a_discover_result(revision: str, transport: str, peer: Peer) -> None:
+    response = peer.request("server/discover", {"_meta": modern_meta(revision)}, check=False)
     assert "result" in response, f"server/discover failed: {response}"
     problems = schema.violations(revision, "DiscoverResult", response["result"])
     assert not problems, "\n".join(problems)
     assert revision in response["result"]["supportedVersions"]
 
 
-@for_req("lifecycle-discover-server-info", "server")
-def test_discover_result_names_the_server(revision: str, server: Peer) -> None:
-    response = server.request("server/discover", {"_meta": modern_meta(revision)}, check=False)
+@for_req("lifecycle-discover-server-info", "server", transports=BOTH_TRANSPORTS)
+def test_discover_result_names_the_server(revision: str, transport: str, peer: Peer) -> None:
+    response = peer.request("server/discover", {"_meta": modern_meta(revision)}, check=False)
     info = response.get("result", {}).get("_meta", {}).get("io.modelcontextprotocol/serverInfo")
     assert isinstance(info, dict), f"no _meta serverInfo in {response}"
     assert isinstance(info.get("name"), str) and isinstance(info.get("version"), str), info
 
 
-@for_req("lifecycle-initialize-first", "server")
-def test_nothing_comes_from_the_server_before_its_initialize_result(revision: str, server: Peer) -> None:
-    server.send_request({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": initialize_params(revision)})
-    first = server.receive()
+@for_req("lifecycle-initialize-first", "server", transports=BOTH_TRANSPORTS)
+def test_nothing_comes_from_the_server_before_its_initialize_result(revision: str, transport: str, peer: Peer) -> None:
+    peer.send_request({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": initialize_params(revision)})
+    first = peer.receive()
     assert first.get("id") == "init" and "method" not in first, f"the server sent {first} before answering initialize"
 
 
-@for_req("lifecycle-server-no-requests-before-initialized", "server")
-def test_no_request_from_the_server_before_initialized(revision: str, server: Peer) -> None:
-    server.request("initialize", initialize_params(revision), check=False)
-    server.rpc("ping", check=False)  # before notifications/initialized: only pings may cross
-    requests = [f for f in server._pending if isinstance(f, dict) and "method" in f and "id" in f]
+@for_req("lifecycle-server-no-requests-before-initialized", "server", transports=BOTH_TRANSPORTS)
+def test_no_request_from_the_server_before_initialized(revision: str, transport: str, peer: Peer) -> None:
+    peer.request("initialize", initialize_params(revision), check=False)
+    peer.rpc("ping", check=False)  # before notifications/initialized: only pings may cross
+    requests = [f for f in peer._pending if isinstance(f, dict) and "method" in f and "id" in f]
     assert not requests, f"the server sent requests before notifications/initialized: {requests}"
 
 
@@ -88,22 +88,22 @@ def test_the_counter_offer_is_the_newest_version_the_server_accepts(
         )
 
 
-@for_req("lifecycle-use-negotiated-version-should", "server")
-def test_results_keep_to_the_negotiated_revision_should(revision: str, server: Peer) -> None:
-    assert_results_keep_to_the_revision(revision, server)
+@for_req("lifecycle-use-negotiated-version-should", "server", transports=BOTH_TRANSPORTS)
+def test_results_keep_to_the_negotiated_revision_should(revision: str, transport: str, peer: Peer) -> None:
+    assert_results_keep_to_the_revision(revision, peer)
 
 
-@for_req("lifecycle-use-negotiated-version-must", "server")
-def test_results_keep_to_the_negotiated_revision(revision: str, server: Peer) -> None:
-    assert_results_keep_to_the_revision(revision, server)
+@for_req("lifecycle-use-negotiated-version-must", "server", transports=BOTH_TRANSPORTS)
+def test_results_keep_to_the_negotiated_revision(revision: str, transport: str, peer: Peer) -> None:
+    assert_results_keep_to_the_revision(revision, peer)
 
 
-def assert_results_keep_to_the_revision(revision: str, server: Peer) -> None:
+def assert_results_keep_to_the_revision(revision: str, peer: Peer) -> None:
     """After the handshake, the answers to the list requests are that revision's results, strictly."""
-    server.open()
+    peer.open()
     problems: list[str] = []
     for method in ("tools/list", "resources/list", "prompts/list"):
-        response = server.rpc(method, check=False)
+        response = peer.rpc(method, check=False)
         if "result" in response:
             problems += schema.violations(revision, result_definitions(revision)[method], response["result"])
     assert not problems, "\n".join(problems)

@@ -7,6 +7,7 @@ probes with a request every revision defines: ``ping``, or ``server/discover`` a
 from __future__ import annotations
 
 from conformance.covers import for_req
+from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
 from conformance.harness.schema import violations
 
@@ -30,78 +31,78 @@ def answer_to_a_string_id(server: Peer) -> dict:
     return server.receive()
 
 
-@for_req("messages-jsonrpc-2-0", "server")
-def test_every_frame_is_json_rpc_2_0(revision: str, server: Peer) -> None:
-    response = probe(server)
+@for_req("messages-jsonrpc-2-0", "server", transports=BOTH_TRANSPORTS)
+def test_every_frame_is_json_rpc_2_0(revision: str, transport: str, peer: Peer) -> None:
+    response = probe(peer)
     assert response.get("jsonrpc") == "2.0", response
     problems = violations(revision, "JSONRPCMessage", response, strict=False)
     assert not problems, "\n".join(problems)
 
 
-@for_req("messages-response-id-matches-request", "server")
-def test_a_response_carries_the_id_of_its_request(revision: str, server: Peer) -> None:
-    answer = answer_to_a_string_id(server)
+@for_req("messages-response-id-matches-request", "server", transports=BOTH_TRANSPORTS)
+def test_a_response_carries_the_id_of_its_request(revision: str, transport: str, peer: Peer) -> None:
+    answer = answer_to_a_string_id(peer)
     assert answer.get("id") == "string-id-7", f"answered {answer}"
 
 
-@for_req("messages-result-response-id-matches-request", "server")
-def test_a_result_response_carries_the_id_of_its_request(revision: str, server: Peer) -> None:
-    answer = answer_to_a_string_id(server)
+@for_req("messages-result-response-id-matches-request", "server", transports=BOTH_TRANSPORTS)
+def test_a_result_response_carries_the_id_of_its_request(revision: str, transport: str, peer: Peer) -> None:
+    answer = answer_to_a_string_id(peer)
     assert "result" in answer, f"the probe failed: {answer}"
     assert answer.get("id") == "string-id-7", f"answered {answer}"
 
 
-@for_req("messages-response-result-or-error", "server")
-def test_a_response_holds_a_result_or_an_error(revision: str, server: Peer) -> None:
-    response = probe(server)
+@for_req("messages-response-result-or-error", "server", transports=BOTH_TRANSPORTS)
+def test_a_response_holds_a_result_or_an_error(revision: str, transport: str, peer: Peer) -> None:
+    response = probe(peer)
     assert "result" in response or "error" in response, response
 
 
-@for_req("messages-response-not-both", "server")
-def test_a_response_never_holds_both_result_and_error(revision: str, server: Peer) -> None:
-    for response in (probe(server), server.rpc(UNKNOWN_METHOD, check=False)):
+@for_req("messages-response-not-both", "server", transports=BOTH_TRANSPORTS)
+def test_a_response_never_holds_both_result_and_error(revision: str, transport: str, peer: Peer) -> None:
+    for response in (probe(peer), peer.rpc(UNKNOWN_METHOD, check=False)):
         assert not ("result" in response and "error" in response), response
 
 
-@for_req("messages-result-response-has-result", "server")
-def test_a_successful_response_holds_a_result(revision: str, server: Peer) -> None:
-    response = probe(server)
+@for_req("messages-result-response-has-result", "server", transports=BOTH_TRANSPORTS)
+def test_a_successful_response_holds_a_result(revision: str, transport: str, peer: Peer) -> None:
+    response = probe(peer)
     assert "error" not in response, response
     assert isinstance(response.get("result"), dict), response
 
 
-@for_req("messages-error-response-id-matches-request", "server")
-def test_an_error_response_carries_the_id_of_its_request(revision: str, server: Peer) -> None:
-    server.open()
-    server.send_request(server.envelope(UNKNOWN_METHOD, "error-id-9"))
-    answer = server.receive()
+@for_req("messages-error-response-id-matches-request", "server", transports=BOTH_TRANSPORTS)
+def test_an_error_response_carries_the_id_of_its_request(revision: str, transport: str, peer: Peer) -> None:
+    peer.open()
+    peer.send_request(peer.envelope(UNKNOWN_METHOD, "error-id-9"))
+    answer = peer.receive()
     assert "error" in answer, f"an unknown method was answered with {answer}"
     assert answer.get("id") == "error-id-9", f"answered {answer}"
 
 
-@for_req("messages-error-code-and-message", "server")
-def test_an_error_holds_a_code_and_a_message(revision: str, server: Peer) -> None:
-    server.open()
-    error = server.rpc(UNKNOWN_METHOD, check=False).get("error")
+@for_req("messages-error-code-and-message", "server", transports=BOTH_TRANSPORTS)
+def test_an_error_holds_a_code_and_a_message(revision: str, transport: str, peer: Peer) -> None:
+    peer.open()
+    error = peer.rpc(UNKNOWN_METHOD, check=False).get("error")
     assert isinstance(error, dict), "an unknown method was not answered with an error"
     assert "code" in error and "message" in error, error
 
 
-@for_req("messages-error-code-integer", "server")
-def test_an_error_code_is_an_integer(revision: str, server: Peer) -> None:
-    server.open()
-    error = server.rpc(UNKNOWN_METHOD, check=False).get("error", {})
+@for_req("messages-error-code-integer", "server", transports=BOTH_TRANSPORTS)
+def test_an_error_code_is_an_integer(revision: str, transport: str, peer: Peer) -> None:
+    peer.open()
+    error = peer.rpc(UNKNOWN_METHOD, check=False).get("error", {})
     assert type(error.get("code")) is int, error
 
 
-@for_req("messages-notification-no-response", "server")
-def test_a_notification_gets_no_response(revision: str, server: Peer) -> None:
-    server.open()
-    params = server.envelope(PROBE_NOTIFICATION, None).get("params")
-    server.notify(PROBE_NOTIFICATION, params)
-    response = server.rpc(probe_method(server), check=False)
+@for_req("messages-notification-no-response", "server", transports=BOTH_TRANSPORTS)
+def test_a_notification_gets_no_response(revision: str, transport: str, peer: Peer) -> None:
+    peer.open()
+    params = peer.envelope(PROBE_NOTIFICATION, None).get("params")
+    peer.notify(PROBE_NOTIFICATION, params)
+    response = peer.rpc(probe_method(peer), check=False)
     assert "result" in response, response
-    assert not server.stray_responses(), f"answered a notification: {server.stray_responses()}"
+    assert not peer.stray_responses(), f"answered a notification: {peer.stray_responses()}"
 
 
 @for_req("messages-batch-receive", "server")
@@ -115,8 +116,8 @@ def test_a_batch_is_processed(revision: str, server: Peer) -> None:
     assert {a.get("id") for a in answers} == {"batch-1", "batch-2"}, answers
 
 
-@for_req("messages-result-type-present", "server")
-def test_every_result_carries_a_result_type(revision: str, server: Peer) -> None:
+@for_req("messages-result-type-present", "server", transports=BOTH_TRANSPORTS)
+def test_every_result_carries_a_result_type(revision: str, transport: str, peer: Peer) -> None:
     for method in ("server/discover", "tools/list"):
-        result = server.rpc(method, check=False).get("result", {})
+        result = peer.rpc(method, check=False).get("result", {})
         assert isinstance(result.get("resultType"), str), f"{method}: {result}"

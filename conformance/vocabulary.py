@@ -75,3 +75,11 @@ def area_of(requirement_id: str) -> str | None:
     """The area a requirement id belongs to: the longest area name that prefixes it."""
     matches = [a for a in AREAS if requirement_id.startswith(a + "-")]
     return max(matches, key=len) if matches else None
+
+
+# The standard transports, and the revisions that define each.
+TRANSPORT_REVISIONS: dict[str, tuple[str, ...]] = {
+    "stdio": REVISIONS,
+    "streamable-http": REVISIONS[1:],  # from 2025-03-26
+    "http+sse": REVISIONS[:1],  # 2024-11-05 (later revisions keep it only for backwards compatibility)
+}

@@ -9,6 +9,8 @@ UNKNOWN_VERSION = "1999-01-01"  # a date no revision has or will have
 UNKNOWN_METHOD = "mcp-matrix/no-such-method"
 # The request every revision defines and every server answers: ping, or server/discover at 2026-07-28.
 PROBE_METHODS = ("ping", "server/discover")
+# Requirements about the session or the messages hold over every transport the server offers.
+BOTH_TRANSPORTS = ("stdio", "streamable-http")
 
 
 def initialize_params(protocol_version: str, capabilities: dict | None = None) -> dict[str, Any]:

@@ -239,15 +239,17 @@ class HttpPeer(Peer):
             self.inbound.put(body.strip() + b"\n")
 
     def _read_stream(self, response: http.client.HTTPResponse) -> None:
+        # A reader thread never raises: teardown closes its socket under it (http.client then fails
+        # in several ways), and a stream that breaks mid-test shows as a missing frame, bounded.
         try:
-            with contextlib.suppress(OSError, ValueError, http.client.HTTPException):
+            with contextlib.suppress(Exception):
                 for event in parse_sse(iter(response.readline, b"")):
                     if event.get("id"):
                         self.last_event_id = event["id"]
                     if event.get("event", "message") == "message" and event["data"].strip():
                         self.inbound.put(event["data"].encode() + b"\n")
         finally:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(Exception):
                 self._done(response)
 
     def initialize(self, capabilities: dict | None = None, *, check: bool = True) -> dict:
