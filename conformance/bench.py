@@ -42,7 +42,7 @@ def _matrix() -> tuple[str, str]:
 
 def _meta_test() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "conformance/test_meta.py"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "conformance/test_matrix.py"],
         cwd=PROJECT_ROOT,
         capture_output=True,
         text=True,
@@ -55,7 +55,7 @@ STAGES: dict[str, Callable[[], object]] = {
     "parse the catalogue": load_catalogue,
     "generate requirements.json": _generate,
     "build and render the matrix": _matrix,
-    "meta-test (pytest conformance/test_meta.py)": _meta_test,
+    "meta-test (pytest conformance/test_matrix.py)": _meta_test,
 }
 
 

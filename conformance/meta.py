@@ -1,6 +1,6 @@
 """The meta-test's rules: small, named, each returning the problems it finds (empty = holds).
 
-Each rule takes a ``MetaContext``; ``conformance/test_meta.py`` runs one test per rule and
+Each rule takes a ``MetaContext``; ``conformance/test_matrix.py`` runs one test per rule and
 ``tests/test_meta_rules.py`` feeds each rule a bad fixture. ``MATRIX_AREAS=tools,resources``
 narrows every rule but the regeneration diff to those areas.
 """

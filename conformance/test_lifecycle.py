@@ -49,14 +49,6 @@ def test_discover_answers_with_a_discover_result(revision: str, transport: str, 
     assert revision in response["result"]["supportedVersions"]
 
 
-@for_req("lifecycle-discover-server-info", "server", transports=BOTH_TRANSPORTS)
-def test_discover_result_names_the_server(revision: str, transport: str, peer: Peer) -> None:
-    response = peer.request("server/discover", {"_meta": modern_meta(revision)}, check=False)
-    info = response.get("result", {}).get("_meta", {}).get("io.modelcontextprotocol/serverInfo")
-    assert isinstance(info, dict), f"no _meta serverInfo in {response}"
-    assert isinstance(info.get("name"), str) and isinstance(info.get("version"), str), info
-
-
 @for_req("lifecycle-initialize-first", "server", transports=BOTH_TRANSPORTS)
 def test_nothing_comes_from_the_server_before_its_initialize_result(revision: str, transport: str, peer: Peer) -> None:
     peer.send_request({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": initialize_params(revision)})

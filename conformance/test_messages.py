@@ -47,9 +47,12 @@ def test_a_response_carries_the_id_of_its_request(revision: str, transport: str,
 
 @for_req("messages-result-response-id-matches-request", "server", transports=BOTH_TRANSPORTS)
 def test_a_result_response_carries_the_id_of_its_request(revision: str, transport: str, peer: Peer) -> None:
-    answer = answer_to_a_string_id(peer)
-    assert "result" in answer, f"the probe failed: {answer}"
-    assert answer.get("id") == "string-id-7", f"answered {answer}"
+    check_result_response_id(peer)
+
+
+@for_req("messages-server-result-response-id", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_result_response_carries_the_id_of_its_request(revision: str, transport: str, peer: Peer) -> None:
+    check_result_response_id(peer)
 
 
 @for_req("messages-response-result-or-error", "server", transports=BOTH_TRANSPORTS)
@@ -66,13 +69,61 @@ def test_a_response_never_holds_both_result_and_error(revision: str, transport: 
 
 @for_req("messages-result-response-has-result", "server", transports=BOTH_TRANSPORTS)
 def test_a_successful_response_holds_a_result(revision: str, transport: str, peer: Peer) -> None:
+    check_result_present(peer)
+
+
+@for_req("messages-server-result-response-has-result", "server", transports=BOTH_TRANSPORTS)
+def test_a_servers_successful_response_holds_a_result(revision: str, transport: str, peer: Peer) -> None:
+    check_result_present(peer)
+
+
+@for_req("messages-error-response-id-matches-request", "server", transports=BOTH_TRANSPORTS)
+def test_an_error_response_carries_the_id_of_its_request(revision: str, transport: str, peer: Peer) -> None:
+    check_error_response_id(peer)
+
+
+@for_req("messages-server-error-response-id", "server", transports=BOTH_TRANSPORTS)
+def test_a_servers_error_response_carries_the_id_of_its_request(revision: str, transport: str, peer: Peer) -> None:
+    check_error_response_id(peer)
+
+
+@for_req("messages-error-code-and-message", "server", transports=BOTH_TRANSPORTS)
+def test_an_error_holds_a_code_and_a_message(revision: str, transport: str, peer: Peer) -> None:
+    check_error_code_and_message(peer)
+
+
+@for_req("messages-server-error-code-and-message", "server", transports=BOTH_TRANSPORTS)
+def test_a_servers_error_holds_a_code_and_a_message(revision: str, transport: str, peer: Peer) -> None:
+    check_error_code_and_message(peer)
+
+
+@for_req("messages-error-code-integer", "server", transports=BOTH_TRANSPORTS)
+def test_an_error_code_is_an_integer(revision: str, transport: str, peer: Peer) -> None:
+    check_error_code_integer(peer)
+
+
+@for_req("messages-server-error-code-integer", "server", transports=BOTH_TRANSPORTS)
+def test_a_servers_error_code_is_an_integer(revision: str, transport: str, peer: Peer) -> None:
+    check_error_code_integer(peer)
+
+
+# The checks shared by a requirement and its 2026-07-28 server-only successor (the catalogue splits
+# rows where 2026-07-28 leaves only one side able to act); each test names its own requirement.
+
+
+def check_result_response_id(peer: Peer) -> None:
+    answer = answer_to_a_string_id(peer)
+    assert "result" in answer, f"the probe failed: {answer}"
+    assert answer.get("id") == "string-id-7", f"answered {answer}"
+
+
+def check_result_present(peer: Peer) -> None:
     response = probe(peer)
     assert "error" not in response, response
     assert isinstance(response.get("result"), dict), response
 
 
-@for_req("messages-error-response-id-matches-request", "server", transports=BOTH_TRANSPORTS)
-def test_an_error_response_carries_the_id_of_its_request(revision: str, transport: str, peer: Peer) -> None:
+def check_error_response_id(peer: Peer) -> None:
     peer.open()
     peer.send_request(peer.envelope(UNKNOWN_METHOD, "error-id-9"))
     answer = peer.receive()
@@ -80,16 +131,14 @@ def test_an_error_response_carries_the_id_of_its_request(revision: str, transpor
     assert answer.get("id") == "error-id-9", f"answered {answer}"
 
 
-@for_req("messages-error-code-and-message", "server", transports=BOTH_TRANSPORTS)
-def test_an_error_holds_a_code_and_a_message(revision: str, transport: str, peer: Peer) -> None:
+def check_error_code_and_message(peer: Peer) -> None:
     peer.open()
     error = peer.rpc(UNKNOWN_METHOD, check=False).get("error")
     assert isinstance(error, dict), "an unknown method was not answered with an error"
     assert "code" in error and "message" in error, error
 
 
-@for_req("messages-error-code-integer", "server", transports=BOTH_TRANSPORTS)
-def test_an_error_code_is_an_integer(revision: str, transport: str, peer: Peer) -> None:
+def check_error_code_integer(peer: Peer) -> None:
     peer.open()
     error = peer.rpc(UNKNOWN_METHOD, check=False).get("error", {})
     assert type(error.get("code")) is int, error

@@ -23,7 +23,7 @@ def test_an_unsupported_version_gets_minus_32022_listing_the_supported_ones(revi
     assert isinstance(supported, list) and revision in supported, f"data.supported is {supported!r}"
 
 
-@for_req("versioning-unsupported-version-error-protocolversion", "server")
+@for_req("versioning-unsupported-version-error", "server")
 def test_an_unsupported_version_gets_the_schemas_unsupported_version_error(revision: str, server: Peer) -> None:
     response = request_at_an_unsupported_version(server)
     assert "error" in response, f"a request at an unsupported version was answered {response}"

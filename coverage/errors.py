@@ -22,6 +22,7 @@ GAPS: list[Gap] = [
             "errors-accept-legacy-resource-not-found": "client",
             "errors-new-codes-outside-jsonrpc-range": "both",
             "errors-message-one-sentence-message": "both",
+            "errors-server-message-one-sentence": "server",
         },
     ),
 ]

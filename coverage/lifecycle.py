@@ -59,12 +59,6 @@ COVERS = [
         f"{TESTS}::test_discover_answers_with_a_discover_result",
         fault=drop_field("server/discover", "result.supportedVersions"),
     ),
-    Cover(
-        "lifecycle-discover-server-info",
-        "server",
-        f"{TESTS}::test_discover_result_names_the_server",
-        fault=drop_field("server/discover", "result._meta"),
-    ),
 ]
 
 GAPS = [
@@ -104,11 +98,13 @@ GAPS = [
             "lifecycle-timeout-per-request-config": "both",
             "lifecycle-timeout-reset-on-progress": "both",
             "lifecycle-timeout-maximum": "both",
-            "lifecycle-discover-server-info-no-behaviour": "client",
-            "lifecycle-discover-server-info-no-security": "client",
             "lifecycle-client-older-versions-protocolversion": "client",
             "lifecycle-instructions-system-prompt-instructions": "client",
             "lifecycle-client-disconnect-unsupported-protocolversion": "client",
+            "lifecycle-client-request-timeouts": "client",
+            "lifecycle-client-timeout-per-request-config": "client",
+            "lifecycle-client-timeout-reset-on-progress": "client",
+            "lifecycle-client-timeout-maximum": "client",
         },
     ),
 ]

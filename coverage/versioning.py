@@ -17,7 +17,7 @@ COVERS: list[Cover] = [
         fault=set_field("tools/list", "error.code", -32602),
     ),
     Cover(
-        "versioning-unsupported-version-error-protocolversion",
+        "versioning-unsupported-version-error",
         "server",
         f"{TESTS}::test_an_unsupported_version_gets_the_schemas_unsupported_version_error",
         fault=drop_field("tools/list", "error.data"),
@@ -40,8 +40,6 @@ GAPS: list[Gap] = [
             "versioning-dual-era-concurrent-allowed": "server",
             "versioning-deprecated-not-adopted": "both",
             "versioning-deprecated-migrate": "both",
-            "versioning-client-discover-optional-discoverrequest": "client",
-            "versioning-extension-key-format-extensions": "both",
         },
     ),
 ]

@@ -48,7 +48,7 @@ def digests(project: Path) -> dict[str, str]:
 def test_matrix_update_on_an_unchanged_tree_changes_no_file(project: Path) -> None:
     read_lock()  # the copy shares the spec cache; make sure the lock is readable first
     before = digests(project)
-    result = pytest_in(project, "conformance/test_meta.py", MATRIX_UPDATE="1")
+    result = pytest_in(project, "conformance/test_matrix.py", MATRIX_UPDATE="1")
     assert result.returncode == 0, result.stdout[-3000:]
     assert digests(project) == before
 
@@ -59,7 +59,7 @@ def test_deleting_a_cover_fails_the_meta_test_naming_the_cell(project: Path) -> 
     cover = re.search(r"\n    Cover\(\n        \"lifecycle-server-version-echo\",.*?\n    \),", text, re.DOTALL)
     assert cover is not None, "the cover to delete is not where this test expects it"
     coverage.write_text(text.replace(cover.group(0), ""))
-    result = pytest_in(project, "conformance/test_meta.py")
+    result = pytest_in(project, "conformance/test_matrix.py")
     assert result.returncode == 1
     assert "MISSING 2025-11-25 server MUST lifecycle-server-version-echo" in result.stdout
 
@@ -69,7 +69,7 @@ def test_a_cover_for_a_misspelt_test_fails_the_meta_test_naming_the_cover(projec
     coverage.write_text(
         coverage.read_text().replace("test_initialize_echoes_a_supported", "test_initialise_echoes_a_supported")
     )
-    result = pytest_in(project, "conformance/test_meta.py")
+    result = pytest_in(project, "conformance/test_matrix.py")
     assert result.returncode == 1
     assert "coverage/lifecycle.py:" in result.stdout
     assert "cover lifecycle-server-version-echo / server: pytest collects no" in result.stdout

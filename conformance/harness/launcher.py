@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import shlex
 import signal
@@ -66,7 +67,7 @@ class ServerProcess:
 class Launcher(Protocol):
     description: str
 
-    def start(self) -> ServerProcess: ...
+    def start(self, argv: list[str] | None = None, env: dict[str, str] | None = None) -> ServerProcess: ...
 
     def close(self) -> None: ...
 
@@ -80,13 +81,13 @@ class CommandLauncher:
         self.description = shlex.join(self.argv)
         self._started: list[ServerProcess] = []
 
-    def start(self) -> ServerProcess:
+    def start(self, argv: list[str] | None = None, env: dict[str, str] | None = None) -> ServerProcess:
         popen = subprocess.Popen(
-            self.argv,
+            [*self.argv, *(argv or [])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=self.env,
+            env=(self.env or dict(os.environ)) | (env or {}) if env or self.env else None,
             preexec_fn=die_with_parent,  # a single prctl call before exec
         )
         assert popen.stdin and popen.stdout and popen.stderr
@@ -106,7 +107,7 @@ class WarmLauncher:
     def __init__(self, module: str) -> None:
         self.module = module
         self.description = f"{sys.executable} -m {module} (forked from a warm parent)"
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._control = ours
         self._parent = subprocess.Popen(
             [sys.executable, "-m", "conformance.harness.zygote", module, str(theirs.fileno())],
@@ -122,12 +123,14 @@ class WarmLauncher:
             raise RuntimeError(f"warm parent for {module} did not start (said {ready!r})")
         self._children: list[ServerProcess] = []
 
-    def start(self) -> ServerProcess:
+    def start(self, argv: list[str] | None = None, env: dict[str, str] | None = None) -> ServerProcess:
+        """Fork a child that runs the module's ``main()`` with ``argv`` and ``env`` added to its own."""
+        order = json.dumps({"argv": argv or [], "env": env or {}}).encode()
         stdin_read, stdin_write = os.pipe()
         stdout_read, stdout_write = os.pipe()
         stderr_read, stderr_write = os.pipe()
         try:
-            socket.send_fds(self._control, [b"fork"], [stdin_read, stdout_write, stderr_write])
+            socket.send_fds(self._control, [order], [stdin_read, stdout_write, stderr_write])
             reply = self._control.recv(32)
         finally:
             for fd in (stdin_read, stdout_write, stderr_write):

@@ -1,8 +1,9 @@
 """The warm parent of ``WarmLauncher``: imports a server module once, then forks a server a session.
 
-Protocol on the control socket: the launcher sends ``fork`` with three file descriptors (the
-child's stdin, stdout, stderr); the parent forks, the child serves stdio on them by calling the
-module's ``main()``, and the parent answers with the child's pid. When the socket closes (the
+Protocol on the control socket (one datagram a message): the launcher sends a JSON object
+``{"argv": [...], "env": {...}}`` with three file descriptors (the child's stdin, stdout,
+stderr); the parent forks, the child takes them as its own, sets ``sys.argv`` and the environment,
+calls the module's ``main()``, and the parent answers with the child's pid. When the socket closes (the
 launcher is done or died) the parent kills its children and exits.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import os
 import signal
 import socket
@@ -17,17 +19,20 @@ import sys
 
 from conformance.harness.launcher import die_with_parent
 
+MAX_MESSAGE = 1 << 16
+
 
 def serve(module_name: str, control_fd: int) -> None:
     module = importlib.import_module(module_name)
-    control = socket.socket(fileno=control_fd)
+    control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, fileno=control_fd)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     children: list[int] = []
     control.sendall(b"ready")
     while True:
-        message, fds, _flags, _address = socket.recv_fds(control, 16, 3)
+        message, fds, _flags, _address = socket.recv_fds(control, MAX_MESSAGE, 3)
         if not message:
             break
+        order = json.loads(message)
         pid = os.fork()
         if pid == 0:
             control.close()
@@ -36,7 +41,8 @@ def serve(module_name: str, control_fd: int) -> None:
             for target, fd in enumerate(fds):
                 os.dup2(fd, target)
                 os.close(fd)
-            sys.argv = [module_name]  # the server's main() sees no arguments of ours: it serves stdio
+            sys.argv = [module_name, *order.get("argv", [])]  # none of the parent's own arguments
+            os.environ.update(order.get("env", {}))
             try:
                 module.main()
             finally:

@@ -1,0 +1,31 @@
+"""The meta-test: the matrix's claims hold, one named rule a test (see conformance/meta.py).
+
+``MATRIX_UPDATE=1`` regenerates requirements.json and the matrix docs first, so the rules then
+judge the regenerated files; ``MATRIX_AREAS=a,b`` narrows the rules to those areas.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import pytest
+
+from conformance.build import build, write_files
+from conformance.covers import load_coverage
+from conformance.meta import RULES, MetaContext, areas_from_environment, collect_in_background, cover_files
+
+
+@pytest.fixture(scope="module")
+def context() -> MetaContext:
+    collector = collect_in_background(cover_files(load_coverage()))
+    context = MetaContext(build(), areas=areas_from_environment(), collector=collector)
+    if os.environ.get("MATRIX_UPDATE", "") not in ("", "0"):
+        write_files(context.expected)
+    return context
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.__name__.removeprefix("rule_"))
+def test_matrix_rule_holds(rule: Callable[[MetaContext], list[str]], context: MetaContext) -> None:
+    problems = rule(context)
+    assert not problems, f"{rule.__doc__}\n" + "\n".join(problems)
