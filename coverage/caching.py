@@ -41,13 +41,6 @@ GAPS: list[Gap] = [
             "caching-public-scope-awareness": "server",
             "caching-access-control": "server",
             "caching-scope-not-access-control": "server",
-            "caching-ttl-cache-window-ttlms": "client",
-            "caching-ttl-zero-stale-ttlms": "client",
-            "caching-ttl-zero-refetch-ttlms": "client",
-            "caching-ttl-positive-fresh-ttlms": "client",
-            "caching-public-shared-cachescope": "client",
-            "caching-private-same-context-cachescope": "client",
-            "caching-private-no-cross-context-cachescope": "client",
         },
     ),
 ]

@@ -14,7 +14,6 @@ GAPS: list[Gap] = [
         "catalogued, not yet tested",
         {
             "mrtr-server-requests-via-mrtr": "server",
-            "mrtr-requests-carry-meta": "client",
             "mrtr-client-request-state-opaque": "client",
             "mrtr-input-required-allowed-methods": "server",
             "mrtr-input-required-other-methods-forbidden": "server",
@@ -44,7 +43,6 @@ GAPS: list[Gap] = [
             "mrtr-protocol-errors-jsonrpc": "server",
             "mrtr-ignore-unexpected-input-responses": "server",
             "mrtr-rerequest-missing-input": "server",
-            "mrtr-input-or-state-present-inputrequiredresult": "server",
         },
     ),
 ]

@@ -33,8 +33,6 @@ GAPS: list[Gap] = [
             "roots-server-check-capability": "server",
             "roots-server-handle-list-changes": "server",
             "roots-server-cache-appropriately": "server",
-            "roots-deprecated-no-new-adoption": "both",
-            "roots-deprecated-migrate": "both",
         },
     ),
 ]

@@ -22,8 +22,6 @@ GAPS: list[Gap] = [
             "subscriptions-graceful-close": "server",
             "subscriptions-reconnect-on-abrupt-close": "client",
             "subscriptions-stdio-resubscribe": "client",
-            "subscriptions-ack-first-acknowledgednotification": "server",
-            "subscriptions-nothing-before-ack-acknowledgednotification": "server",
         },
     ),
 ]
