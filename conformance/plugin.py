@@ -12,17 +12,21 @@ import itertools
 import os
 import re
 import sys
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from conformance.harness.faults import Fault
+from conformance.harness.frames import COMPLETED, REVISION_VARIABLE, SCENARIO_VARIABLE
 from conformance.harness.http import HttpPeer, require_loopback
 from conformance.harness.launcher import CommandLauncher, HttpServerProcess, Launcher, WarmLauncher
 from conformance.harness.peer import HarnessError, Peer
+from conformance.harness.scripted_server import ScriptedServer
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
 
@@ -46,6 +50,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--server-command",
         default=None,
         help="put this stdio server under test instead of the fixture server (a shell-quoted command)",
+    )
+    group.addoption(
+        "--client-command",
+        default=None,
+        help="put this client under test instead of the SDK's (gets the peer URL as its last argument and "
+        "the scenario in MCP_CONFORMANCE_SCENARIO)",
     )
     group.addoption(
         "--server-url",
@@ -91,6 +101,74 @@ def http_server(revision: str, http_server_url: str, request: pytest.FixtureRequ
 
 
 SessionFactory = Callable[[str], AbstractContextManager[Peer]]
+CLIENT_DRIVER_MODULE = "conformance.fixtures.client"
+CLIENT_RUN_SECONDS = 20.0
+
+
+@dataclass
+class ClientRun:
+    """One run of the client under test through a scenario, against the scripted server."""
+
+    scenario: str
+    completed: bool
+    output: str
+
+    def require_completed(self) -> None:
+        """A client that did not finish its scenario leaves nothing to judge: the harness says so."""
+        if not self.completed:
+            raise HarnessError(f"the client did not complete scenario {self.scenario!r}:\n{self.output[-2000:]}")
+
+
+@pytest.fixture(scope="session")
+def client_launcher(request: pytest.FixtureRequest) -> Iterator[Launcher]:
+    command = request.config.getoption("--client-command")
+    launcher: Launcher = CommandLauncher(command) if command else WarmLauncher(CLIENT_DRIVER_MODULE)
+    yield launcher
+    launcher.close()
+
+
+@pytest.fixture
+def scripted_server(revision: str, request: pytest.FixtureRequest) -> Iterator[ScriptedServer]:
+    """The harness as a server of ``revision`` for the client under test; its record is the evidence."""
+    trace = Trace(_trace_path(request.node.nodeid), "streamable-http")
+    request.node.stash[TRACE_KEY] = trace.path
+    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
+    server = ScriptedServer(revision, trace, fault=fault)
+    yield server
+    server.close()
+    trace.close()
+    if server.harness_errors:
+        raise HarnessError(
+            "the scripted server sent answers its own schema refuses:\n" + "\n".join(server.harness_errors)
+        )
+    report = request.node.stash.get(CALL_REPORT_KEY, None)
+    if report is not None and report.passed:
+        trace.path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def run_client(client_launcher: Launcher, scripted_server: ScriptedServer, revision: str) -> Callable[[str], ClientRun]:
+    """Run the client under test through a scenario against the scripted server, bounded in time."""
+
+    def run(scenario: str) -> ClientRun:
+        env = {SCENARIO_VARIABLE: scenario, REVISION_VARIABLE: revision}
+        process = client_launcher.start(argv=[scripted_server.url], env=env)
+        process.stdin.close()
+        output: list[bytes] = []
+        readers = [
+            threading.Thread(target=lambda stream=stream: output.append(stream.read()), daemon=True)
+            for stream in (process.stdout, process.stderr)
+        ]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join(timeout=CLIENT_RUN_SECONDS)
+        process.stop()
+        text = b"\n".join(output).decode("utf-8", "replace")
+        exited_cleanly = process.popen is None or process.popen.returncode == 0
+        return ClientRun(scenario, exited_cleanly and COMPLETED in text, text)
+
+    return run
 
 
 @pytest.fixture

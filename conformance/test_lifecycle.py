@@ -6,11 +6,14 @@ revision its cover claims (see coverage/lifecycle.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from conformance.covers import for_req
 from conformance.harness import schema
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_VERSION, initialize_params, modern_meta
 from conformance.harness.peer import Peer, result_definitions
-from conformance.plugin import SessionFactory
+from conformance.harness.scripted_server import ScriptedServer
+from conformance.plugin import ClientRun, SessionFactory
 from conformance.vocabulary import REVISIONS
 
 HANDSHAKE_REVISIONS = REVISIONS[:-1]  # 2026-07-28 has no initialize handshake
@@ -99,3 +102,78 @@ def assert_results_keep_to_the_revision(revision: str, peer: Peer) -> None:
         if "result" in response:
             problems += schema.violations(revision, result_definitions(revision)[method], response["result"])
     assert not problems, "\n".join(problems)
+
+
+# -- the client side: the SDK's client through a scenario against the scripted server ------------
+
+
+def client_messages(server: ScriptedServer) -> list[dict]:
+    """What the client sent, JSON-RPC frames only, in order."""
+    return [f for f in server.frames() if isinstance(f, dict)]
+
+
+@for_req("lifecycle-initialize-first", "client")
+def test_the_client_opens_with_initialize(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    run_client("initialize").require_completed()
+    first = client_messages(scripted_server)[0]
+    assert first.get("method") == "initialize", f"the client opened with {first}"
+
+
+@for_req("lifecycle-client-sends-initialize", "client")
+def test_the_clients_initialize_carries_version_capabilities_and_client_info(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    run_client("initialize").require_completed()
+    initialize = next(f for f in client_messages(scripted_server) if f.get("method") == "initialize")
+    assert {"protocolVersion", "capabilities", "clientInfo"} <= (initialize.get("params") or {}).keys(), initialize
+    assert not scripted_server.violations, "\n".join(scripted_server.violations)
+
+
+@for_req("lifecycle-client-sends-initialized", "client")
+def test_the_client_sends_initialized_before_anything_else(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    run_client("initialize").require_completed()
+    after = [f.get("method") for f in client_messages(scripted_server)[1:]]
+    assert after and after[0] == "notifications/initialized", f"after initialize the client sent {after}"
+
+
+@for_req("lifecycle-client-no-requests-before-init-response", "client")
+def test_the_client_waits_for_the_initialize_result(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    run_client("initialize").require_completed()
+    first_post = next(r for r in scripted_server.received if r.method == "POST")
+    others = [f for f in first_post.frames if isinstance(f, dict) and f.get("method") not in ("initialize", "ping")]
+    assert not others, f"sent with initialize, before its result: {others}"
+
+
+@for_req("lifecycle-client-version-supported", "client")
+def test_the_client_requests_a_known_version(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    run_client("initialize").require_completed()
+    initialize = next(f for f in client_messages(scripted_server) if f.get("method") == "initialize")
+    assert initialize["params"].get("protocolVersion") in HANDSHAKE_REVISIONS, initialize["params"]
+
+
+@for_req("lifecycle-use-negotiated-version-must", "client")
+def test_the_clients_messages_keep_to_the_negotiated_revision(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    assert_client_keeps_to_the_revision(run_client, scripted_server)
+
+
+@for_req("lifecycle-use-negotiated-version-should", "client")
+def test_the_clients_messages_keep_to_the_negotiated_revision_should(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    assert_client_keeps_to_the_revision(run_client, scripted_server)
+
+
+def assert_client_keeps_to_the_revision(run_client: Callable[[str], ClientRun], server: ScriptedServer) -> None:
+    """Every request and notification of a session is the negotiated revision's, strictly."""
+    run_client("tools_call").require_completed()
+    assert not server.violations, "\n".join(server.violations)

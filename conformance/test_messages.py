@@ -6,10 +6,17 @@ probes with a request every revision defines: ``ping``, or ``server/discover`` a
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+
+import pytest
+
 from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
 from conformance.harness.schema import violations
+from conformance.harness.scripted_server import ScriptedServer
+from conformance.plugin import ClientRun
 
 UNKNOWN_METHOD = "mcp-matrix/no-such-method"
 PROBE_NOTIFICATION = "notifications/mcp-matrix/probe"
@@ -170,3 +177,79 @@ def test_every_result_carries_a_result_type(revision: str, transport: str, peer:
     for method in ("server/discover", "tools/list"):
         result = peer.rpc(method, check=False).get("result", {})
         assert isinstance(result.get("resultType"), str), f"{method}: {result}"
+
+
+# -- the client side: what the SDK's client sends the scripted server -------------------------------
+
+
+def client_frames(run_client: Callable[[str], ClientRun], server: ScriptedServer) -> list[dict]:
+    run_client("tools_call").require_completed()
+    return [f for f in server.frames() if isinstance(f, dict)]
+
+
+@for_req("messages-jsonrpc-2-0", "client")
+def test_every_client_frame_is_json_rpc_2_0(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    frames = client_frames(run_client, scripted_server)
+    assert frames and all(f.get("jsonrpc") == "2.0" for f in frames), frames
+
+
+@for_req("messages-request-id-type", "client")
+def test_client_request_ids_are_strings_or_integers(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    check_client_request_ids(client_frames(run_client, scripted_server))
+
+
+@for_req("messages-client-request-id-type", "client")
+def test_a_modern_clients_request_ids_are_strings_or_integers(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    check_client_request_ids(client_frames(run_client, scripted_server))
+
+
+@for_req("messages-request-id-not-null", "client")
+def test_client_request_ids_are_never_null(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    check_no_null_ids(client_frames(run_client, scripted_server))
+
+
+@for_req("messages-client-request-id-not-null", "client")
+def test_a_modern_clients_request_ids_are_never_null(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    check_no_null_ids(client_frames(run_client, scripted_server))
+
+
+@for_req("messages-request-id-unique-in-session", "client")
+def test_client_request_ids_are_not_reused_in_a_session(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    ids = [f["id"] for f in client_frames(run_client, scripted_server) if "method" in f and "id" in f]
+    assert len(ids) == len(set(map(json.dumps, ids))), f"ids {ids}"
+
+
+@for_req("messages-notification-no-id", "client")
+def test_client_notifications_carry_no_id(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    run_client("initialize").require_completed()
+    notifications = [
+        f for f in scripted_server.frames() if isinstance(f, dict) and f.get("method", "").startswith("notifications/")
+    ]
+    if not notifications:
+        pytest.skip("fixture-missing: the client sent no notification in this scenario")
+    assert not [f for f in notifications if "id" in f], notifications
+
+
+def check_client_request_ids(frames: list[dict]) -> None:
+    requests = [f for f in frames if "method" in f and "id" in f]
+    assert requests, "the client sent no request"
+    bad = [f["id"] for f in requests if isinstance(f["id"], bool) or not isinstance(f["id"], (str, int))]
+    assert not bad, f"request ids of other types: {bad}"
+
+
+def check_no_null_ids(frames: list[dict]) -> None:
+    assert not [f for f in frames if "method" in f and "id" in f and f["id"] is None], "a request with id null"

@@ -7,12 +7,15 @@ worker; every test gets a fresh session on it) and inspects whole HTTP exchanges
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
 from conformance.covers import for_req
 from conformance.harness.frames import UNKNOWN_METHOD, initialize_params, modern_meta
 from conformance.harness.http import HttpPeer
+from conformance.harness.scripted_server import Received, ScriptedServer
+from conformance.plugin import ClientRun
 
 FOREIGN_ORIGIN = "http://attacker.example"
 VISIBLE_ASCII = re.compile(r"^[\x21-\x7e]+$")
@@ -123,3 +126,101 @@ def test_an_unknown_method_gets_404_with_minus_32601(revision: str, http_server:
     assert exchange.status == 404, f"an unknown method was answered {exchange.status}"
     errors = [f.get("error", {}).get("code") for f in http_server.frames_of(exchange)]
     assert errors == [-32601], f"error codes {errors}"
+
+
+# -- the client side: the HTTP requests of the SDK's client, as the scripted server saw them --------
+
+
+def client_requests(run_client: Callable[[str], ClientRun], server: ScriptedServer) -> list[Received]:
+    run_client("tools_call").require_completed()
+    return server.received
+
+
+def posts(received: list[Received]) -> list[Received]:
+    return [r for r in received if r.method == "POST"]
+
+
+@for_req("streamable-http-client-sends-via-post", "client")
+def test_the_client_sends_every_message_by_post(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    received = client_requests(run_client, scripted_server)
+    carrying = [r for r in received if r.frames]
+    assert carrying and all(r.method == "POST" for r in carrying), [(r.method, r.frames) for r in carrying]
+
+
+@for_req("streamable-http-client-new-post-per-message", "client")
+def test_each_client_message_travels_in_its_own_post(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    crowded = [r.frames for r in posts(client_requests(run_client, scripted_server)) if len(r.frames) != 1]
+    assert not crowded, f"POSTs carrying several messages: {crowded}"
+
+
+@for_req("streamable-http-client-accept-header-post", "client")
+def test_every_client_post_accepts_json_and_event_streams(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    for request in posts(client_requests(run_client, scripted_server)):
+        accept = request.headers.get("accept", "")
+        assert "application/json" in accept and "text/event-stream" in accept, f"Accept: {accept!r}"
+
+
+@for_req("streamable-http-client-sends-session-id", "client")
+def test_the_client_sends_its_session_id_after_initialization(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    received = client_requests(run_client, scripted_server)
+    assigned = next(i for i, r in enumerate(received) if any(f.get("method") == "initialize" for f in r.frames))
+    for request in received[assigned + 1 :]:
+        assert request.headers.get("mcp-session-id"), f"{request.method} without Mcp-Session-Id: {request.frames}"
+
+
+@for_req("streamable-http-protocol-version-header-after-init", "client")
+def test_the_client_sends_the_protocol_version_header_after_initialization(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    for request in after_initialize(client_requests(run_client, scripted_server)):
+        assert request.headers.get("mcp-protocol-version"), f"{request.method} without MCP-Protocol-Version"
+
+
+@for_req("streamable-http-protocol-version-header-negotiated", "client")
+def test_the_protocol_version_header_names_the_negotiated_version(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    for request in after_initialize(client_requests(run_client, scripted_server)):
+        assert request.headers.get("mcp-protocol-version") == revision, request.headers
+
+
+@for_req("streamable-http-protocol-version-header-every-post", "client")
+def test_every_modern_client_post_names_its_protocol_version(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    for request in posts(client_requests(run_client, scripted_server)):
+        assert request.headers.get("mcp-protocol-version"), f"a POST without MCP-Protocol-Version: {request.frames}"
+
+
+@for_req("streamable-http-protocol-version-header-matches-meta", "client")
+def test_the_protocol_version_header_equals_the_meta_version(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    for request in posts(client_requests(run_client, scripted_server)):
+        for frame in request.frames:
+            declared = ((frame.get("params") or {}).get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion")
+            assert declared == request.headers.get("mcp-protocol-version"), (declared, request.headers)
+
+
+@for_req("streamable-http-client-no-responses", "client")
+def test_a_modern_client_posts_no_responses(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    frames = [f for r in posts(client_requests(run_client, scripted_server)) for f in r.frames]
+    assert not [f for f in frames if "method" not in f], f"responses posted: {frames}"
+
+
+def after_initialize(received: list[Received]) -> list[Received]:
+    """The HTTP requests after the one that carried ``initialize``."""
+    index = next(i for i, r in enumerate(received) if any(f.get("method") == "initialize" for f in r.frames))
+    rest = received[index + 1 :]
+    assert rest, "the client sent nothing after initialize"
+    return rest

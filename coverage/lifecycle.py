@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/covers.py.
 """
 
 from conformance.covers import Cover, Gap, gaps
-from conformance.harness.faults import drop_field, inject_before, set_field
+from conformance.harness.faults import drop_field, inject_before, set_field, silence
 from conformance.harness.frames import UNKNOWN_VERSION
 
 TESTS = "conformance/test_lifecycle.py"
@@ -59,6 +59,48 @@ COVERS = [
         f"{TESTS}::test_discover_answers_with_a_discover_result",
         fault=drop_field("server/discover", "result.supportedVersions"),
     ),
+    Cover(
+        "lifecycle-initialize-first",
+        "client",
+        f"{TESTS}::test_the_client_opens_with_initialize",
+        fault=inject_before("initialize", {"jsonrpc": "2.0", "id": "early", "method": "tools/list"}),
+    ),
+    Cover(
+        "lifecycle-client-sends-initialize",
+        "client",
+        f"{TESTS}::test_the_clients_initialize_carries_version_capabilities_and_client_info",
+        fault=drop_field("initialize", "params.clientInfo"),
+    ),
+    Cover(
+        "lifecycle-client-sends-initialized",
+        "client",
+        f"{TESTS}::test_the_client_sends_initialized_before_anything_else",
+        fault=silence("notifications/initialized"),
+    ),
+    Cover(
+        "lifecycle-client-no-requests-before-init-response",
+        "client",
+        f"{TESTS}::test_the_client_waits_for_the_initialize_result",
+        fault=inject_before("initialize", {"jsonrpc": "2.0", "id": "early", "method": "tools/list"}),
+    ),
+    Cover(
+        "lifecycle-client-version-supported",
+        "client",
+        f"{TESTS}::test_the_client_requests_a_known_version",
+        fault=set_field("initialize", "params.protocolVersion", UNKNOWN_VERSION),
+    ),
+    Cover(
+        "lifecycle-use-negotiated-version-must",
+        "client",
+        f"{TESTS}::test_the_clients_messages_keep_to_the_negotiated_revision",
+        fault=set_field("tools/list", "params.unexpected", True),
+    ),
+    Cover(
+        "lifecycle-use-negotiated-version-should",
+        "client",
+        f"{TESTS}::test_the_clients_messages_keep_to_the_negotiated_revision_should",
+        fault=set_field("tools/list", "params.unexpected", True),
+    ),
 ]
 
 GAPS = [
@@ -79,17 +121,10 @@ GAPS = [
         "#4",
         "needs the harness: the client driver, and server cells it cannot reach yet",
         {
-            "lifecycle-initialize-first": "client",
-            "lifecycle-client-sends-initialize": "client",
-            "lifecycle-client-sends-initialized": "client",
-            "lifecycle-client-no-requests-before-init-response": "client",
             "lifecycle-initialize-not-batched": "client",
-            "lifecycle-client-version-supported": "client",
             "lifecycle-client-version-latest": "client",
             "lifecycle-client-disconnect-unsupported-version": "client",
-            "lifecycle-use-negotiated-version-should": "client",
             "lifecycle-negotiated-capabilities-only-should": "both",
-            "lifecycle-use-negotiated-version-must": "client",
             "lifecycle-negotiated-capabilities-only-must": "both",
             "lifecycle-handle-error-cases": "both",
             "lifecycle-request-timeouts": "both",

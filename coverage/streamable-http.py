@@ -5,7 +5,7 @@ add its Cover and take its id off the list below.
 """
 
 from conformance.covers import Cover, Gap, gaps
-from conformance.harness.faults import http_header, http_status
+from conformance.harness.faults import http_header, http_method, http_status, inject_before
 from conformance.harness.frames import PROBE_METHODS, UNKNOWN_METHOD
 
 TESTS = "conformance/test_streamable_http.py"
@@ -72,6 +72,60 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_an_unknown_method_gets_404_with_minus_32601",
         fault=http_status(UNKNOWN_METHOD, 200),
     ),
+    Cover(
+        "streamable-http-client-sends-via-post",
+        "client",
+        f"{TESTS}::test_the_client_sends_every_message_by_post",
+        fault=http_method("tools/list", "PUT"),
+    ),
+    Cover(
+        "streamable-http-client-new-post-per-message",
+        "client",
+        f"{TESTS}::test_each_client_message_travels_in_its_own_post",
+        fault=inject_before("tools/list", {"jsonrpc": "2.0", "method": "notifications/mcp-matrix/extra"}),
+    ),
+    Cover(
+        "streamable-http-client-accept-header-post",
+        "client",
+        f"{TESTS}::test_every_client_post_accepts_json_and_event_streams",
+        fault=http_header("tools/list", "accept", "application/json"),
+    ),
+    Cover(
+        "streamable-http-client-sends-session-id",
+        "client",
+        f"{TESTS}::test_the_client_sends_its_session_id_after_initialization",
+        fault=http_header("tools/list", "mcp-session-id", None),
+    ),
+    Cover(
+        "streamable-http-protocol-version-header-after-init",
+        "client",
+        f"{TESTS}::test_the_client_sends_the_protocol_version_header_after_initialization",
+        fault=http_header("tools/list", "mcp-protocol-version", None),
+    ),
+    Cover(
+        "streamable-http-protocol-version-header-negotiated",
+        "client",
+        f"{TESTS}::test_the_protocol_version_header_names_the_negotiated_version",
+        fault=http_header("tools/list", "mcp-protocol-version", "2024-11-05"),
+    ),
+    Cover(
+        "streamable-http-protocol-version-header-every-post",
+        "client",
+        f"{TESTS}::test_every_modern_client_post_names_its_protocol_version",
+        fault=http_header("tools/list", "mcp-protocol-version", None),
+    ),
+    Cover(
+        "streamable-http-protocol-version-header-matches-meta",
+        "client",
+        f"{TESTS}::test_the_protocol_version_header_equals_the_meta_version",
+        fault=http_header("tools/list", "mcp-protocol-version", "2025-11-25"),
+    ),
+    Cover(
+        "streamable-http-client-no-responses",
+        "client",
+        f"{TESTS}::test_a_modern_client_posts_no_responses",
+        fault=inject_before("tools/list", {"jsonrpc": "2.0", "id": "r", "result": {}}),
+    ),
 ]
 
 GAPS: list[Gap] = [
@@ -92,12 +146,8 @@ GAPS: list[Gap] = [
             "streamable-http-origin-403-error-body": "server",
             "streamable-http-bind-localhost": "server",
             "streamable-http-authentication": "server",
-            "streamable-http-client-sends-via-post": "client",
-            "streamable-http-client-new-post-per-message": "client",
-            "streamable-http-client-accept-header-post": "client",
             "streamable-http-post-body-batch": "client",
             "streamable-http-post-body-single-message": "client",
-            "streamable-http-client-no-responses": "client",
             "streamable-http-rejected-no-request-error-status": "server",
             "streamable-http-rejected-no-request-error-body": "server",
             "streamable-http-client-handles-json-and-sse": "client",
@@ -142,22 +192,17 @@ GAPS: list[Gap] = [
             "streamable-http-session-id-unique": "server",
             "streamable-http-session-id-secure": "server",
             "streamable-http-client-session-id-secure-handling": "client",
-            "streamable-http-client-sends-session-id": "client",
             "streamable-http-missing-session-id-400": "server",
             "streamable-http-server-may-end-session": "server",
             "streamable-http-client-reinitialize-on-404": "client",
             "streamable-http-client-delete-session": "client",
             "streamable-http-delete-405": "server",
-            "streamable-http-protocol-version-header-after-init": "client",
-            "streamable-http-protocol-version-header-negotiated": "client",
             "streamable-http-missing-protocol-version-assume-2025-03-26": "server",
             "streamable-http-unsupported-protocol-version-error": "server",
             "streamable-http-x-accel-buffering": "server",
             "streamable-http-stream-close-is-cancel": "server",
             "streamable-http-server-stop-cancelled-work": "server",
             "streamable-http-server-silent-after-cancel": "server",
-            "streamable-http-protocol-version-header-every-post": "client",
-            "streamable-http-protocol-version-header-matches-meta": "client",
             "streamable-http-missing-protocol-version-legacy": "server",
             "streamable-http-missing-protocol-version-reject": "server",
             "streamable-http-mcp-method-header": "client",

@@ -32,8 +32,9 @@ KINDS = (
     "pretty",
     "http-status",
     "http-header",
+    "http-method",
 )
-HTTP_KINDS = ("http-status", "http-header")
+HTTP_KINDS = ("http-status", "http-header", "http-method")
 
 
 @dataclass(frozen=True)
@@ -180,3 +181,8 @@ def http_status(target: str | tuple[str, ...], status: int) -> Fault:
 def http_header(target: str | tuple[str, ...], name: str, value: str | None) -> Fault:
     """The HTTP answer to ``target`` arrives with header ``name`` set to ``value`` (None: removed)."""
     return Fault("http-header", target, path=name, value=value)
+
+
+def http_method(target: str | tuple[str, ...], method: str) -> Fault:
+    """The HTTP request that carried ``target`` (a client's message) reads as sent with ``method``."""
+    return Fault("http-method", target, value=method)

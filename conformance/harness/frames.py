@@ -24,3 +24,9 @@ def modern_meta(protocol_version: str, capabilities: dict | None = None) -> dict
         "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
         "io.modelcontextprotocol/clientCapabilities": capabilities or {},
     }
+
+
+# The client driver's contract (conformance/fixtures/client.py), as the official suite runs clients.
+SCENARIO_VARIABLE = "MCP_CONFORMANCE_SCENARIO"
+REVISION_VARIABLE = "MCP_MATRIX_REVISION"
+COMPLETED = "mcp-matrix: scenario completed"  # the last line on stdout of a scenario that ran to its end

@@ -53,6 +53,18 @@ def result_definitions(revision: str) -> dict[str, str]:
     return found
 
 
+@cache
+def method_definitions(revision: str) -> dict[str, str]:
+    """method -> the schema definition of the request or notification that carries it."""
+    document = schema.revision_schema(revision, strict=False)
+    found = {}
+    for name, definition in document[schema.definitions_key(document)].items():
+        method = definition.get("properties", {}).get("method", {}).get("const")
+        if method and name.endswith(("Request", "Notification")):
+            found.setdefault(method, name)
+    return found
+
+
 class Peer:
     """The client end of one session. Transports implement ``_transmit`` and feed ``inbound``."""
 

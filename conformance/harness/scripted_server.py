@@ -19,6 +19,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from conformance.harness import schema
+from conformance.harness.faults import Fault
+from conformance.harness.peer import method_definitions, result_definitions
 from conformance.harness.trace import Trace
 
 MODERN = "2026-07-28"
@@ -40,13 +42,14 @@ class Received:
 
 def default_results(revision: str) -> dict[str, Answer]:
     complete = {"resultType": "complete"} if revision == MODERN else {}
+    cacheable = complete | ({"ttlMs": 0, "cacheScope": "private"} if revision == MODERN else {})
     capabilities = {"tools": {}, "resources": {}, "prompts": {}}
     return {
         "ping": lambda _: dict(complete),
-        "tools/list": lambda _: {"tools": [SCRIPTED_TOOL]} | complete,
+        "tools/list": lambda _: {"tools": [SCRIPTED_TOOL]} | cacheable,
         "tools/call": lambda frame: {"content": [{"type": "text", "text": "echo"}], "isError": False} | complete,
-        "resources/list": lambda _: {"resources": []} | complete,
-        "prompts/list": lambda _: {"prompts": []} | complete,
+        "resources/list": lambda _: {"resources": []} | cacheable,
+        "prompts/list": lambda _: {"prompts": []} | cacheable,
         "server/discover": lambda _: (
             {
                 "supportedVersions": [MODERN],
@@ -68,12 +71,16 @@ def default_results(revision: str) -> dict[str, Answer]:
 class ScriptedServer:
     """A one-revision MCP server on loopback; ``received`` holds what the client sent, in order."""
 
-    def __init__(self, revision: str, trace: Trace, script: Mapping[str, Answer] | None = None) -> None:
+    def __init__(
+        self, revision: str, trace: Trace, script: Mapping[str, Answer] | None = None, fault: Fault | None = None
+    ) -> None:
         self.revision = revision
+        self.fault = fault
         self.trace = trace
         self.answers = default_results(revision) | dict(script or {})
         self.received: list[Received] = []
         self.violations: list[str] = []
+        self.harness_errors: list[str] = []
         self.session_id: str | None = None
         self._lock = threading.Lock()
         owner = self
@@ -123,10 +130,26 @@ class ScriptedServer:
             self._reply(handler, received, 400, _error(None, -32700, "Parse error"))
             return
         frames = document if isinstance(document, list) else [document]
-        received.frames = frames
-        for frame in frames:
+        judged, sent_headers = frames, received.headers
+        if self.fault is not None:
+            # The fault damages the record the tests judge, not the exchange: the client is answered
+            # as usual, and the record reads as if it had sent the damaged frames.
+            judged = [
+                json.loads(line) for f in frames for line in self.fault.mutate(json.dumps(f).encode(), _no_method)
+            ]
+            method = next((f.get("method") for f in frames if isinstance(f, dict) and "method" in f), "POST")
+            received.headers = self.fault.rewrite_http(method, 0, received.headers)[1]
+            if self.fault.kind == "http-method" and self.fault.targets(method):
+                received.method = str(self.fault.value)
+        received.frames = judged
+        for frame in judged:
             self.trace.message("client-to-server", frame)
-            self.violations += schema.violations(self.revision, "JSONRPCMessage", frame)
+            self.violations += schema.violations(self.revision, "JSONRPCMessage", frame, strict=False)
+            definition = method_definitions(self.revision).get(frame.get("method")) if isinstance(frame, dict) else None
+            if definition:
+                self.violations += schema.violations(
+                    self.revision, definition, _as_defined(self.revision, definition, frame)
+                )
         requests = [f for f in frames if isinstance(f, dict) and "method" in f and "id" in f]
         if not requests:
             self._reply(handler, received, 202, None)
@@ -134,7 +157,7 @@ class ScriptedServer:
         responses = []
         status = 200
         for request in requests:
-            response, status = self._answer(request, received.headers)
+            response, status = self._answer(request, sent_headers)
             responses.append(response)
         headers = {"Mcp-Session-Id": self.session_id} if self.session_id and self.revision != MODERN else {}
         self._reply(handler, received, status, responses[0] if len(responses) == 1 else responses, headers)
@@ -153,6 +176,9 @@ class ScriptedServer:
         result = answer(request)
         if "error" in result:
             return {"jsonrpc": "2.0", "id": request["id"], "error": result["error"]}, 200
+        definition = result_definitions(self.revision).get(method)
+        if definition:  # our own answers must be right, or a client's reaction to them proves nothing
+            self.harness_errors += schema.violations(self.revision, definition, result)
         return {"jsonrpc": "2.0", "id": request["id"], "result": result}, 200
 
     def _reply(
@@ -186,6 +212,19 @@ class ScriptedServer:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=2)
+
+
+def _as_defined(revision: str, definition: str, frame: dict) -> dict:
+    """The frame as the definition describes it: older schemas define a request without the JSON-RPC
+    envelope (``jsonrpc``, ``id``), which ``JSONRPCRequest`` adds around it."""
+    document = schema.revision_schema(revision, strict=False)
+    if "jsonrpc" in document[schema.definitions_key(document)][definition].get("properties", {}):
+        return frame
+    return {key: value for key, value in frame.items() if key not in ("jsonrpc", "id")}
+
+
+def _no_method(frame: Any) -> None:
+    return None
 
 
 def _headers(handler: BaseHTTPRequestHandler) -> dict[str, str]:
