@@ -1,10 +1,13 @@
-"""``make bench``: the time of each stage of the machinery, as the median of several runs.
+"""``make bench``: the time of each stage of the machinery, as the median of several runs,
+then the suite itself: base-protocol cells per second, and the wall time of every test.
 
-Budgets on the full catalogue (issue #2): generation under 1 s, the meta-test under 3 s.
+Budgets on the full catalogue (issue #2): generation under 1 s, the meta-test under 3 s; the
+whole matrix in about a minute on a 2-core machine.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 import subprocess
 import sys
@@ -59,9 +62,38 @@ STAGES: dict[str, Callable[[], object]] = {
 }
 
 
+BASE_PROTOCOL_MODULES = (
+    "conformance/test_lifecycle.py",
+    "conformance/test_messages.py",
+    "conformance/test_meta.py",
+    "conformance/test_ping.py",
+    "conformance/test_stdio.py",
+    "conformance/test_streamable_http.py",
+    "conformance/test_versioning.py",
+)
+_COUNTS = re.compile(r"(\d+) (passed|failed|skipped|error|errors|deselected)")
+
+
+def _timed_pytest(*args: str) -> tuple[float, dict[str, int]]:
+    """Wall time of one pytest run on two workers, and its closing counts."""
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n", "2", *args], cwd=PROJECT_ROOT, capture_output=True, text=True
+    )
+    elapsed = time.perf_counter() - start
+    closing = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
+    return elapsed, {kind: int(n) for n, kind in _COUNTS.findall(closing)}
+
+
 def run(repeat: int) -> None:
     built = build()
     requirements, cells = len(built.catalogue.requirements), len(built.cells)
     print(f"catalogue: {requirements} requirements, {cells} cells; median of {repeat} runs")
     for name, stage in STAGES.items():
         print(f"{name:48} {_median_seconds(stage, repeat):8.3f} s", flush=True)
+    elapsed, counts = _timed_pytest(*BASE_PROTOCOL_MODULES)
+    cells = counts.get("passed", 0) + counts.get("failed", 0)
+    print(f"{'base-protocol cells run (both sides, all transports)':48} {cells:8d}    ({counts})")
+    print(f"{'base-protocol cells per second (2 workers)':48} {cells / elapsed:8.1f}    ({elapsed:.1f} s wall)")
+    elapsed, counts = _timed_pytest("tests", "conformance")
+    print(f"{'every test (pytest tests conformance, 2 workers)':48} {elapsed:8.1f} s  ({counts})")
