@@ -6,15 +6,18 @@ worker; every test gets a fresh session on it) and inspects whole HTTP exchanges
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from conformance.covers import for_req
 from conformance.harness.frames import UNKNOWN_METHOD, initialize_params, modern_meta
-from conformance.harness.http import HttpPeer
+from conformance.harness.http import Exchange, HttpPeer
 from conformance.harness.scripted_server import Received, ScriptedServer
+from conformance.harness.trace import Trace
 from conformance.plugin import ClientRun
 
 FOREIGN_ORIGIN = "http://attacker.example"
@@ -224,3 +227,142 @@ def after_initialize(received: list[Received]) -> list[Received]:
     rest = received[index + 1 :]
     assert rest, "the client sent nothing after initialize"
     return rest
+
+
+# -- sessions and streams (up to 2025-11-25) -----------------------------------------------------------
+
+PROGRESS_CALL = {"name": "test_tool_with_progress", "arguments": {}, "_meta": {"progressToken": "progress-1"}}
+
+
+def progress_stream(peer: HttpPeer, request_id: str = "call") -> Exchange:
+    """A tools/call whose answer streams: progress notifications, then the result."""
+    return peer.exchange("POST", peer.envelope("tools/call", request_id, PROGRESS_CALL))
+
+
+@for_req("streamable-http-session-id-unique", "server")
+def test_two_sessions_get_different_ids(revision: str, http_server: HttpPeer, tmp_path: Path) -> None:
+    opened(http_server)
+    trace = Trace(tmp_path / "second-session.jsonl", "streamable-http")
+    with HttpPeer(http_server.url, trace, revision, fault=http_server.fault) as other:
+        other.open()
+        assert http_server.session_id and other.session_id, "the server assigns no session ids"
+        assert http_server.session_id != other.session_id, f"both sessions got {other.session_id!r}"
+
+
+@for_req("streamable-http-missing-session-id-400", "server")
+def test_a_request_without_the_session_id_gets_400(revision: str, http_server: HttpPeer) -> None:
+    frame = probe_frame(opened(http_server))
+    headers = http_server.headers_for(frame)
+    headers.pop("Mcp-Session-Id", None)
+    exchange = http_server.exchange("POST", frame, headers)
+    assert exchange.status == 400, f"a request without Mcp-Session-Id was answered {exchange.status}"
+
+
+@for_req("streamable-http-sse-priming-event", "server")
+def test_an_sse_answer_opens_with_a_priming_event(revision: str, http_server: HttpPeer) -> None:
+    exchange = progress_stream(opened(http_server))
+    if not exchange.events:
+        pytest.skip("fixture-missing: the server answered with JSON, not an event stream")
+    first = exchange.events[0]
+    assert first.get("id") and not first["data"].strip(), f"the stream opened with {first}"
+
+
+@for_req("streamable-http-event-id-unique", "server")
+def test_event_ids_are_unique_across_the_sessions_streams(revision: str, http_server: HttpPeer) -> None:
+    opened(http_server)
+    ids = [e["id"] for n in range(2) for e in progress_stream(http_server, f"call-{n}").events if e.get("id")]
+    if not ids:
+        pytest.skip("fixture-missing: the server gives its events no ids")
+    assert len(ids) == len(set(ids)), f"event ids repeat: {ids}"
+
+
+@for_req("streamable-http-post-stream-close-after-response", "server")
+def test_a_request_stream_ends_after_its_response(revision: str, http_server: HttpPeer) -> None:
+    exchange = progress_stream(opened(http_server))
+    if not exchange.events:
+        pytest.skip("fixture-missing: the server answered with JSON, not an event stream")
+    frames = http_server.frames_of(exchange)  # read to its end within the bound, or not at all
+    assert frames and frames[-1].get("id") == "call", f"the stream did not end with the response: {frames[-1:]}"
+
+
+# -- 2026-07-28: header validation, sessionless serving ---------------------------------------------------
+
+
+def tools_list_with(peer: HttpPeer, change: Callable[[dict[str, str]], None]) -> Exchange:
+    frame = peer.envelope("tools/list", "headers")
+    headers = peer.headers_for(frame)
+    change(headers)
+    return peer.exchange("POST", frame, headers)
+
+
+def mismatched_method(headers: dict[str, str]) -> None:
+    headers["Mcp-Method"] = "prompts/list"
+
+
+def missing_method(headers: dict[str, str]) -> None:
+    headers.pop("Mcp-Method")
+
+
+@for_req("streamable-http-header-validation-400", "server")
+def test_a_header_body_mismatch_gets_400(revision: str, http_server: HttpPeer) -> None:
+    exchange = tools_list_with(http_server, mismatched_method)
+    assert exchange.status == 400, f"Mcp-Method prompts/list on a tools/list body was answered {exchange.status}"
+
+
+@for_req("streamable-http-header-validation-error-code", "server")
+def test_a_header_validation_failure_carries_minus_32020(revision: str, http_server: HttpPeer) -> None:
+    codes = [
+        f.get("error", {}).get("code") for f in http_server.frames_of(tools_list_with(http_server, mismatched_method))
+    ]
+    assert codes == [-32020], f"error codes {codes}"
+
+
+@for_req("streamable-http-reject-header-body-mismatch", "server")
+def test_a_mirrored_header_that_disagrees_with_the_body_is_rejected(revision: str, http_server: HttpPeer) -> None:
+    exchange = tools_list_with(http_server, mismatched_method)
+    frames = http_server.frames_of(exchange)
+    assert exchange.status >= 400 and not [f for f in frames if "result" in f], (exchange.status, frames)
+
+
+@for_req("streamable-http-reject-missing-standard-header", "server")
+def test_a_request_without_mcp_method_is_rejected(revision: str, http_server: HttpPeer) -> None:
+    exchange = tools_list_with(http_server, missing_method)
+    frames = http_server.frames_of(exchange)
+    assert exchange.status == 400 and [f.get("error", {}).get("code") for f in frames] == [-32020], (
+        exchange.status,
+        frames,
+    )
+
+
+@for_req("streamable-http-unsupported-protocol-version-error", "server")
+def test_an_unsupported_version_400_lists_the_supported_versions(revision: str, http_server: HttpPeer) -> None:
+    frame = http_server.envelope("server/discover", "version")
+    frame["params"]["_meta"] = modern_meta("2099-01-01")
+    exchange = http_server.exchange(
+        "POST", frame, http_server.headers_for(frame) | {"MCP-Protocol-Version": "2099-01-01"}
+    )
+    errors = [f.get("error", {}) for f in http_server.frames_of(exchange)]
+    assert exchange.status == 400 and errors and errors[0].get("code") == -32022, (exchange.status, errors)
+    assert revision in (errors[0].get("data") or {}).get("supported", []), errors[0]
+
+
+@for_req("streamable-http-modern-server-ignore-session-id", "server")
+def test_a_stray_session_id_is_ignored(revision: str, http_server: HttpPeer) -> None:
+    exchange = tools_list_with(http_server, lambda headers: headers.__setitem__("Mcp-Session-Id", "stray-session"))
+    frames = http_server.frames_of(exchange)
+    assert exchange.status == 200 and [f for f in frames if "result" in f], (exchange.status, frames)
+
+
+@for_req("streamable-http-modern-server-no-session-id", "server")
+def test_a_modern_server_issues_no_session_id(revision: str, http_server: HttpPeer) -> None:
+    exchange = tools_list_with(http_server, lambda headers: headers.__setitem__("Mcp-Session-Id", "stray-session"))
+    assert "mcp-session-id" not in exchange.headers, exchange.headers
+
+
+@for_req("streamable-http-server-decode-base64", "server")
+def test_a_base64_encoded_name_header_is_decoded(revision: str, http_server: HttpPeer) -> None:
+    frame = http_server.envelope("tools/call", "named", {"name": "test_simple_text", "arguments": {}})
+    encoded = "=?base64?" + base64.b64encode(b"test_simple_text").decode() + "?="
+    exchange = http_server.exchange("POST", frame, http_server.headers_for(frame) | {"Mcp-Name": encoded})
+    frames = http_server.frames_of(exchange)
+    assert exchange.status == 200 and [f for f in frames if "result" in f], (exchange.status, frames)

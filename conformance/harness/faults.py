@@ -33,8 +33,9 @@ KINDS = (
     "http-status",
     "http-header",
     "http-method",
+    "sse-event-id",
 )
-HTTP_KINDS = ("http-status", "http-header", "http-method")
+HTTP_KINDS = ("http-status", "http-header", "http-method", "sse-event-id")
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,12 @@ class Fault:
         else:
             headers[self.path.lower()] = str(self.value)
         return status, headers
+
+    def rewrite_events(self, target: str, events: list[dict[str, str]]) -> list[dict[str, str]]:
+        """The SSE events of the answer to ``target``, every id replaced by this fault's value."""
+        if self.kind != "sse-event-id" or not self.targets(target):
+            return events
+        return [event | {"id": str(self.value)} if "id" in event else event for event in events]
 
     def applies_to(self, frame: Any, method_of: Callable[[Any], str | None]) -> bool:
         return isinstance(frame, dict) and (self.targets(frame.get("method")) or self.targets(method_of(frame)))
@@ -186,3 +193,8 @@ def http_header(target: str | tuple[str, ...], name: str, value: str | None) -> 
 def http_method(target: str | tuple[str, ...], method: str) -> Fault:
     """The HTTP request that carried ``target`` (a client's message) reads as sent with ``method``."""
     return Fault("http-method", target, value=method)
+
+
+def same_event_id(target: str | tuple[str, ...], event_id: str = "1") -> Fault:
+    """Every SSE event of the answer to ``target`` carries the same id."""
+    return Fault("sse-event-id", target, value=event_id)

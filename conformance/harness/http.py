@@ -172,6 +172,8 @@ class HttpPeer(Peer):
                 if read_events:
                     with contextlib.suppress(TimeoutError, OSError):
                         exchange.events = list(parse_sse(iter(response.readline, b"")))
+                    if self.fault is not None and self.fault.kind == "sse-event-id":
+                        exchange.events = self.fault.rewrite_events(_target(method, frame), exchange.events)
             else:
                 exchange.body = response.read()
         finally:
@@ -183,6 +185,12 @@ class HttpPeer(Peer):
         payloads = [e["data"] for e in exchange.events if e.get("event", "message") == "message" and e["data"].strip()]
         if exchange.body.strip():
             payloads.append(exchange.body.decode("utf-8", "replace"))
+        if self.fault is not None:  # the same damage the session's own frames get (faults.py)
+            payloads = [
+                line.decode("utf-8", "replace")
+                for payload in payloads
+                for line in self.fault.mutate(payload.encode(), self._method_answered)
+            ]
         frames = []
         for payload in payloads:
             try:
