@@ -1,32 +1,86 @@
-"""Coverage of the completion area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the completion area: the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
-add its Cover and take its id off the list below.
+add its Cover and take its id off the lists below.
 """
 
 from conformance.covers import Cover, Gap, gaps
+from conformance.harness.faults import drop_field, set_field
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_completion.py"
+NO_VALUES = {"completion": {"values": []}}
+
+COVERS: list[Cover] = [
+    Cover(
+        "completion-capability-declared",
+        "server",
+        f"{TESTS}::test_a_server_that_completes_declares_the_completions_capability",
+        fault=drop_field("initialize", "result.capabilities.completions"),
+        revisions="2025-03-26..2025-11-25",
+    ),
+    Cover(
+        "completion-capability-declared",
+        "server",
+        f"{TESTS}::test_a_server_that_completes_declares_the_completions_capability",
+        fault=drop_field("server/discover", "result.capabilities.completions"),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "completion-unsupported-method-not-found",
+        "server",
+        f"{TESTS}::test_a_server_without_completion_answers_minus_32601",
+    ),
+    Cover(
+        "completion-unknown-prompt-error",
+        "server",
+        f"{TESTS}::test_completion_for_an_unknown_prompt_gets_minus_32602",
+        fault=set_field("completion/complete", "error.code", -32603),
+    ),
+    Cover(
+        "completion-missing-arguments-error",
+        "server",
+        f"{TESTS}::test_completion_without_its_argument_gets_minus_32602",
+        fault=set_field("completion/complete", "error.code", -32603),
+    ),
+    Cover(
+        "completion-validate-inputs",
+        "server",
+        f"{TESTS}::test_a_completion_request_with_a_malformed_ref_is_refused",
+        fault=set_field("completion/complete", "result", NO_VALUES),
+    ),
+]
 
 GAPS: list[Gap] = [
     *gaps(
         "#3",
-        "catalogued, not yet tested",
+        "a judgement of relevance and of where fuzzy matching fits: no protocol peer can call it wrong",
         {
-            "completion-capability-declared": "server",
-            "completion-unsupported-method-not-found": "server",
-            "completion-unknown-prompt-error": "server",
-            "completion-missing-arguments-error": "server",
-            "completion-internal-error-code": "server",
             "completion-sorted-by-relevance": "server",
             "completion-fuzzy-matching": "server",
+        },
+    ),
+    *gaps(
+        "#3",
+        "not observable by a protocol peer: needs knowledge of the server's policy (what rate, who may "
+        "see which suggestions, what is confidential)",
+        {
             "completion-rate-limit": "server",
-            "completion-validate-inputs": "server",
+            "completion-access-control": "server",
+            "completion-no-information-disclosure": "server",
+        },
+    ),
+    *gaps(
+        "#3",
+        "the fixture server has nothing to provoke it with: no completion that fails inside the server",
+        {"completion-internal-error-code": "server"},
+    ),
+    *gaps(
+        "#3",
+        "catalogued, not yet tested",
+        {
             "completion-client-debounce": "client",
             "completion-client-cache": "client",
             "completion-client-partial-results": "client",
-            "completion-access-control": "server",
-            "completion-no-information-disclosure": "server",
         },
     ),
 ]

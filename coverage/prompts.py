@@ -1,38 +1,155 @@
-"""Coverage of the prompts area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the prompts area: the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
-add its Cover and take its id off the list below.
+add its Cover and take its id off the lists below.
 """
 
 from conformance.covers import Cover, Gap, gaps
+from conformance.harness.faults import drop_field, set_field, silence
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_prompts.py"
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"
+
+
+def messages_with(content: dict) -> list[dict]:
+    """A prompt's messages holding just ``content``: what a fault puts in every prompts/get answer."""
+    return [{"role": "user", "content": content}]
+
+
+COVERS: list[Cover] = [
+    Cover(
+        "prompts-capability-declared",
+        "server",
+        f"{TESTS}::test_a_server_listing_prompts_declares_the_prompts_capability",
+        fault=drop_field("initialize", "result.capabilities.prompts"),
+        revisions="2024-11-05..2025-11-25",
+    ),
+    Cover(
+        "prompts-capability-declared",
+        "server",
+        f"{TESTS}::test_a_server_listing_prompts_declares_the_prompts_capability",
+        fault=drop_field("server/discover", "result.capabilities.prompts"),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "prompts-list-current-set",
+        "server",
+        f"{TESTS}::test_prompts_list_holds_the_prompts_that_can_be_got",
+        fault=set_field("prompts/list", "result.prompts", []),
+    ),
+    Cover(
+        "prompts-list-set-connection-independent",
+        "server",
+        f"{TESTS}::test_prompts_list_depends_neither_on_the_connection_nor_on_earlier_requests",
+        fault=set_field("prompts/list", "result.prompts", []),  # on the first connection only
+    ),
+    Cover(
+        "prompts-list-changed-notify",
+        "server",
+        f"{TESTS}::test_a_prompt_list_change_is_announced",
+        fault=silence("notifications/prompts/list_changed"),
+    ),
+    Cover(
+        "prompts-list-changed-notify-subscribers",
+        "server",
+        f"{TESTS}::test_a_prompt_list_change_is_announced_to_subscribers",
+        fault=silence("notifications/prompts/list_changed"),
+    ),
+    Cover(
+        "prompts-image-content-base64",
+        "server",
+        f"{TESTS}::test_prompt_image_data_is_base64",
+        fault=set_field(
+            "prompts/get",
+            "result.messages",
+            messages_with({"type": "image", "data": "%% no b64 %%", "mimeType": "image/png"}),
+        ),
+    ),
+    Cover(
+        "prompts-image-content-mime-type",
+        "server",
+        f"{TESTS}::test_prompt_images_carry_a_valid_mime_type",
+        fault=set_field(
+            "prompts/get", "result.messages", messages_with({"type": "image", "data": PNG, "mimeType": "png"})
+        ),
+    ),
+    Cover(
+        "prompts-embedded-resource-uri",
+        "server",
+        f"{TESTS}::test_embedded_resources_in_prompts_carry_a_valid_uri",
+        fault=set_field(
+            "prompts/get",
+            "result.messages",
+            messages_with(
+                {"type": "resource", "resource": {"uri": "not a uri", "mimeType": "text/plain", "text": "x"}}
+            ),
+        ),
+    ),
+    Cover(
+        "prompts-embedded-resource-mime-type",
+        "server",
+        f"{TESTS}::test_embedded_resources_in_prompts_carry_a_mime_type",
+        fault=set_field(
+            "prompts/get",
+            "result.messages",
+            messages_with({"type": "resource", "resource": {"uri": "test://static-text", "text": "x"}}),
+        ),
+    ),
+    Cover(
+        "prompts-embedded-resource-content",
+        "server",
+        f"{TESTS}::test_embedded_resources_in_prompts_carry_text_or_base64_blob",
+        fault=set_field(
+            "prompts/get",
+            "result.messages",
+            messages_with({"type": "resource", "resource": {"uri": "test://static-text", "mimeType": "text/plain"}}),
+        ),
+    ),
+    Cover(
+        "prompts-validate-arguments",
+        "server",
+        f"{TESTS}::test_a_get_missing_a_required_argument_is_refused",
+        fault=set_field("prompts/get", "result", {"messages": []}),
+    ),
+]
 
 GAPS: list[Gap] = [
+    Gap(
+        "prompts-get-unknown-name-error",
+        "server",
+        "F-021",
+        "prompts/get of an unknown prompt is refused with code 0 (-32603 at 2026-07-28), not -32602",
+    ),
+    Gap(
+        "prompts-get-missing-arguments-error",
+        "server",
+        "F-021",
+        "prompts/get missing a required argument is refused with code 0 (-32603 at 2026-07-28), not -32602",
+    ),
+    *gaps(
+        "#3",
+        "a permission (MAY) of the server: nothing on the wire can break it",
+        {
+            "prompts-list-set-may-be-empty": "server",
+            "prompts-list-set-may-change": "server",
+            "prompts-list-set-may-vary-by-authorization": "server",
+            "prompts-resource-link-allowed": "server",
+        },
+    ),
+    *gaps(
+        "#3",
+        "the fixture server has nothing to provoke it with: no prompt with audio content, no prompt whose "
+        "get fails inside the server",
+        {
+            "prompts-audio-content-base64": "server",
+            "prompts-audio-content-mime-type": "server",
+            "prompts-internal-error-code": "server",
+        },
+    ),
     *gaps(
         "#3",
         "catalogued, not yet tested",
         {
-            "prompts-capability-declared": "server",
-            "prompts-list-current-set": "server",
-            "prompts-list-set-may-be-empty": "server",
-            "prompts-list-set-may-change": "server",
-            "prompts-list-set-connection-independent": "server",
-            "prompts-list-set-may-vary-by-authorization": "server",
-            "prompts-list-changed-notify": "server",
-            "prompts-list-changed-notify-subscribers": "server",
-            "prompts-image-content-base64": "server",
-            "prompts-image-content-mime-type": "server",
-            "prompts-audio-content-base64": "server",
-            "prompts-audio-content-mime-type": "server",
-            "prompts-resource-link-allowed": "server",
-            "prompts-embedded-resource-uri": "server",
-            "prompts-embedded-resource-mime-type": "server",
-            "prompts-embedded-resource-content": "server",
-            "prompts-get-unknown-name-error": "server",
-            "prompts-get-missing-arguments-error": "server",
-            "prompts-internal-error-code": "server",
-            "prompts-validate-arguments": "server",
             "prompts-client-handles-pagination": "client",
             "prompts-respect-capability-negotiation": "both",
             "prompts-validate-inputs-outputs": "both",

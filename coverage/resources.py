@@ -1,38 +1,116 @@
-"""Coverage of the resources area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the resources area: the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
-add its Cover and take its id off the list below.
+add its Cover and take its id off the lists below.
 """
 
 from conformance.covers import Cover, Gap, gaps
+from conformance.harness.faults import drop_field, set_field, silence
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_resources.py"
+NO_RESOURCES: list = []
+ONE_TEXT_CONTENT = {"contents": [{"uri": "test://mcp-matrix/fault", "text": "read anyway"}]}
+
+COVERS: list[Cover] = [
+    Cover(
+        "resources-capability-declared",
+        "server",
+        f"{TESTS}::test_a_server_listing_resources_declares_the_resources_capability",
+        fault=drop_field("initialize", "result.capabilities.resources"),
+        revisions="2024-11-05..2025-11-25",
+    ),
+    Cover(
+        "resources-capability-declared",
+        "server",
+        f"{TESTS}::test_a_server_listing_resources_declares_the_resources_capability",
+        fault=drop_field("server/discover", "result.capabilities.resources"),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "resources-list-current-set",
+        "server",
+        f"{TESTS}::test_resources_list_holds_the_resources_that_can_be_read",
+        fault=set_field("resources/list", "result.resources", NO_RESOURCES),
+    ),
+    Cover(
+        "resources-list-set-connection-independent",
+        "server",
+        f"{TESTS}::test_resources_list_depends_neither_on_the_connection_nor_on_earlier_requests",
+        fault=set_field("resources/list", "result.resources", NO_RESOURCES),  # on the first connection only
+    ),
+    Cover(
+        "resources-list-changed-notify",
+        "server",
+        f"{TESTS}::test_a_resource_list_change_is_announced",
+        fault=silence("notifications/resources/list_changed"),
+    ),
+    Cover(
+        "resources-custom-uri-scheme-rfc3986",
+        "server",
+        f"{TESTS}::test_resource_uri_schemes_follow_rfc_3986",
+        fault=set_field("resources/list", "result.resources", [{"uri": "bad_scheme://x", "name": "x"}]),
+    ),
+    Cover(
+        "resources-read-not-found-invalid-params",
+        "server",
+        f"{TESTS}::test_an_unknown_resource_gets_minus_32602",
+        fault=set_field("resources/read", "error.code", -32002),
+    ),
+    Cover(
+        "resources-read-not-found-no-empty-contents",
+        "server",
+        f"{TESTS}::test_an_unknown_resource_is_not_read_as_empty_contents",
+        fault=set_field("resources/read", "result", {"contents": []}),
+    ),
+    Cover(
+        "resources-validate-uris",
+        "server",
+        f"{TESTS}::test_a_malformed_resource_uri_is_refused",
+        fault=set_field("resources/read", "result", ONE_TEXT_CONTENT),
+    ),
+    Cover(
+        "resources-binary-encoding",
+        "server",
+        f"{TESTS}::test_binary_resource_contents_are_base64",
+        fault=set_field("resources/read", "result.contents", [{"uri": "test://static-binary", "blob": "%% no b64 %%"}]),
+    ),
+]
 
 GAPS: list[Gap] = [
+    Gap(
+        "resources-not-found-error-code",
+        "server",
+        "F-022",
+        "reading an unknown resource is refused with -32602 (2026-07-28's code) instead of -32002",
+    ),
     *gaps(
         "#3",
-        "catalogued, not yet tested",
+        "a permission (MAY) of the server: nothing on the wire can break it",
         {
-            "resources-capability-declared": "server",
-            "resources-list-current-set": "server",
             "resources-list-set-may-be-empty": "server",
             "resources-list-set-may-change": "server",
-            "resources-list-set-connection-independent": "server",
             "resources-list-set-may-vary-by-authorization": "server",
             "resources-read-multiple-contents": "server",
-            "resources-list-changed-notify": "server",
+            "resources-file-xdg-mime-type": "server",
+        },
+    ),
+    *gaps(
+        "#3",
+        "not observable by a protocol peer: needs knowledge of the server's policy (what the client can "
+        "fetch from the web itself, who may read what)",
+        {
             "resources-https-scheme-only-if-client-fetchable": "server",
             "resources-https-otherwise-other-scheme": "server",
-            "resources-file-xdg-mime-type": "server",
-            "resources-custom-uri-scheme-rfc3986": "server",
-            "resources-not-found-error-code": "server",
-            "resources-read-not-found-invalid-params": "server",
-            "resources-internal-error-code": "server",
-            "resources-read-not-found-no-empty-contents": "server",
-            "resources-validate-uris": "server",
             "resources-access-control": "server",
-            "resources-binary-encoding": "server",
             "resources-permission-check": "server",
+        },
+    ),
+    *gaps(
+        "#3",
+        "the fixture server has nothing to provoke it with: no resource whose read fails inside the "
+        "server, no file:// resources",
+        {
+            "resources-internal-error-code": "server",
             "resources-file-path-sanitized": "server",
         },
     ),

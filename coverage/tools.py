@@ -1,14 +1,163 @@
-"""Coverage of the tools area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the tools area: the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
-add its Cover and take its id off the list below.
+add its Cover and take its id off the lists below.
 """
 
 from conformance.covers import Cover, Gap, gaps
+from conformance.harness.faults import drop_field, set_field, silence
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_tools.py"
+HANDSHAKE = "2024-11-05..2025-11-25"  # capabilities in the initialize result; server/discover's after
+NO_TOOLS: list = []
+BROKEN_SCHEMA_TOOL = [{"name": "broken", "inputSchema": {"type": "no-such-type"}}]
+BADLY_NAMED_TOOL = [{"name": "bad name, with spaces", "inputSchema": {"type": "object"}}]
+OVERLONG_NAMED_TOOL = [{"name": "x" * 129, "inputSchema": {"type": "object"}}]
+TWIN_TOOLS = [{"name": "twin", "inputSchema": {"type": "object"}}] * 2
+
+COVERS: list[Cover] = [
+    Cover(
+        "tools-capability-declared",
+        "server",
+        f"{TESTS}::test_a_server_listing_tools_declares_the_tools_capability",
+        fault=drop_field("initialize", "result.capabilities.tools"),
+        revisions=HANDSHAKE,
+    ),
+    Cover(
+        "tools-capability-declared",
+        "server",
+        f"{TESTS}::test_a_server_listing_tools_declares_the_tools_capability",
+        fault=drop_field("server/discover", "result.capabilities.tools"),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "tools-list-current-set",
+        "server",
+        f"{TESTS}::test_tools_list_holds_the_tools_that_can_be_called",
+        fault=set_field("tools/list", "result.tools", NO_TOOLS),
+    ),
+    Cover(
+        "tools-list-set-connection-independent",
+        "server",
+        f"{TESTS}::test_tools_list_depends_neither_on_the_connection_nor_on_earlier_requests",
+        fault=set_field("tools/list", "result.tools", NO_TOOLS),  # on the first connection only
+    ),
+    Cover(
+        "tools-list-deterministic-order",
+        "server",
+        f"{TESTS}::test_tools_are_listed_in_the_same_order_every_time",
+    ),
+    Cover(
+        "tools-list-changed-notify",
+        "server",
+        f"{TESTS}::test_a_tool_list_change_is_announced",
+        fault=silence("notifications/tools/list_changed"),
+    ),
+    Cover(
+        "tools-list-changed-notify-subscribers",
+        "server",
+        f"{TESTS}::test_a_tool_list_change_is_announced_to_subscribers",
+        fault=silence("notifications/tools/list_changed"),
+    ),
+    Cover(
+        "tools-input-schema-valid-object",
+        "server",
+        f"{TESTS}::test_every_input_schema_is_a_json_schema_object",
+        fault=set_field("tools/list", "result.tools", BROKEN_SCHEMA_TOOL),
+    ),
+    Cover(
+        "tools-name-length",
+        "server",
+        f"{TESTS}::test_tool_names_are_1_to_128_characters",
+        fault=set_field("tools/list", "result.tools", OVERLONG_NAMED_TOOL),
+    ),
+    Cover(
+        "tools-name-allowed-characters",
+        "server",
+        f"{TESTS}::test_tool_names_use_only_letters_digits_underscore_hyphen_dot",
+        fault=set_field("tools/list", "result.tools", BADLY_NAMED_TOOL),
+    ),
+    Cover(
+        "tools-name-no-special-characters",
+        "server",
+        f"{TESTS}::test_tool_names_hold_no_whitespace_commas_or_special_characters",
+        fault=set_field("tools/list", "result.tools", BADLY_NAMED_TOOL),
+    ),
+    Cover(
+        "tools-name-unique",
+        "server",
+        f"{TESTS}::test_no_two_tools_share_a_name",
+        fault=set_field("tools/list", "result.tools", TWIN_TOOLS),
+    ),
+    Cover(
+        "tools-name-case-sensitive",
+        "server",
+        f"{TESTS}::test_a_tool_name_in_another_case_is_another_tool",
+        fault=set_field("tools/call", "result.isError", False),
+    ),
+    Cover(
+        "tools-embedded-resources-capability",
+        "server",
+        f"{TESTS}::test_a_server_embedding_resources_in_tool_results_declares_resources",
+        fault=drop_field("initialize", "result.capabilities.resources"),
+        revisions="2025-06-18..2025-11-25",
+    ),
+    Cover(
+        "tools-embedded-resources-capability",
+        "server",
+        f"{TESTS}::test_a_server_embedding_resources_in_tool_results_declares_resources",
+        fault=drop_field("server/discover", "result.capabilities.resources"),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "tools-output-schema-conformance",
+        "server",
+        f"{TESTS}::test_structured_content_matches_the_output_schema",
+        fault=set_field("tools/call", "result.structuredContent", {"sum": "five"}),
+    ),
+    Cover(
+        "tools-structured-content-text-mirror",
+        "server",
+        f"{TESTS}::test_structured_content_is_mirrored_as_json_text",
+        fault=set_field("tools/call", "result.content", []),
+    ),
+    Cover(
+        "tools-tool-errors-in-result-iserror",
+        "server",
+        f"{TESTS}::test_an_error_inside_a_tool_is_a_result_with_is_error",
+        fault=set_field("tools/call", "result.isError", False),
+    ),
+    Cover(
+        "tools-server-validate-inputs",
+        "server",
+        f"{TESTS}::test_a_call_with_invalid_arguments_is_refused",
+        fault=set_field("tools/call", "result.isError", False),
+    ),
+]
 
 GAPS: list[Gap] = [
+    *gaps(
+        "#3",
+        "a permission (MAY) of the server: nothing on the wire can break it",
+        {
+            "tools-list-set-may-be-empty": "server",
+            "tools-list-set-may-change": "server",
+            "tools-list-set-may-vary-by-authorization": "server",
+            "tools-result-resource-link-allowed": "server",
+            "tools-result-embedded-resource-allowed": "server",
+        },
+    ),
+    *gaps(
+        "#3",
+        "not observable by a protocol peer: needs knowledge of the server's policy (who may call what, "
+        "what rate, what is unsafe output, which parameters are sensitive)",
+        {
+            "tools-x-mcp-header-no-sensitive-params": "server",
+            "tools-server-access-control": "server",
+            "tools-server-rate-limit": "server",
+            "tools-server-sanitize-outputs": "server",
+        },
+    ),
     *gaps(
         "#3",
         "catalogued, not yet tested",
@@ -17,44 +166,19 @@ GAPS: list[Gap] = [
             "tools-ui-show-exposed-tools": "client",
             "tools-ui-indicate-invocation": "client",
             "tools-ui-confirm-operations": "client",
-            "tools-capability-declared": "server",
-            "tools-list-current-set": "server",
-            "tools-list-set-may-be-empty": "server",
-            "tools-list-set-may-change": "server",
-            "tools-list-set-connection-independent": "server",
-            "tools-list-set-may-vary-by-authorization": "server",
-            "tools-list-deterministic-order": "server",
-            "tools-list-changed-notify": "server",
-            "tools-list-changed-notify-subscribers": "server",
-            "tools-input-schema-valid-object": "server",
             "tools-annotations-untrusted": "client",
-            "tools-name-length": "server",
-            "tools-name-case-sensitive": "both",
-            "tools-name-allowed-characters": "server",
-            "tools-name-no-special-characters": "server",
-            "tools-name-unique": "server",
+            "tools-name-case-sensitive": "client",
             "tools-aggregator-disambiguate-names": "client",
             "tools-aggregator-not-rely-on-server-name": "client",
-            "tools-x-mcp-header-no-sensitive-params": "server",
-            "tools-result-resource-link-allowed": "server",
-            "tools-result-embedded-resource-allowed": "server",
-            "tools-embedded-resources-capability": "server",
-            "tools-structured-content-text-mirror": "server",
-            "tools-output-schema-conformance": "server",
             "tools-output-schema-client-validates": "client",
             "tools-execution-errors-to-model": "client",
             "tools-protocol-errors-to-model": "client",
-            "tools-server-validate-inputs": "server",
-            "tools-server-access-control": "server",
-            "tools-server-rate-limit": "server",
-            "tools-server-sanitize-outputs": "server",
             "tools-client-confirm-sensitive": "client",
             "tools-client-show-inputs": "client",
             "tools-client-validate-results": "client",
             "tools-client-ref-resolution": "client",
             "tools-client-call-timeouts": "client",
             "tools-client-audit-log": "client",
-            "tools-tool-errors-in-result-iserror": "server",
         },
     ),
 ]

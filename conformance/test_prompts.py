@@ -1,0 +1,180 @@
+"""Prompts, server side: the capability, ``prompts/list``, the content of ``prompts/get`` and its errors.
+
+Each test holds the server under test to one requirement of docs/spec/requirements.md (prompts),
+at every revision its cover claims (see coverage/prompts.py). The prompts got are every prompt
+the server lists whose required arguments the suite can fill: those without any, and the official
+conformance suite's (``test_prompt_with_arguments``, ``test_prompt_with_embedded_resource``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conformance.covers import for_req
+from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.peer import Peer
+from conformance.plugin import SessionFactory
+from conformance.test_tools import (
+    assert_available_is_listed,
+    assert_capability_declared,
+    assert_list_changed_announced,
+    assert_list_connection_independent,
+    is_base64,
+    listed,
+)
+
+SIMPLE_PROMPT = "test_simple_prompt"
+ARGUMENTS_PROMPT = "test_prompt_with_arguments"
+UNKNOWN_PROMPT = "mcp-matrix-no-such-prompt"
+TRIGGER_PROMPT_CHANGE = "test_trigger_prompt_change"
+INVALID_PARAMS = -32602
+# Arguments for the official suite's prompts that require some.
+KNOWN_ARGUMENTS: dict[str, dict[str, str]] = {
+    ARGUMENTS_PROMPT: {"arg1": "alpha", "arg2": "beta"},
+    "test_prompt_with_embedded_resource": {"resourceUri": "test://static-text"},
+}
+# RFC 6838 section 4.2: type "/" subtype, each a restricted-name; parameters may follow.
+RESTRICTED_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
+MIME_TYPE = re.compile(rf"^{RESTRICTED_NAME}/{RESTRICTED_NAME}(\s*;.*)?$")
+# RFC 3986: scheme ":" and then no character a URI cannot hold.
+ABSOLUTE_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*$")
+
+
+def get_prompt(peer: Peer, name: str, arguments: dict[str, str] | None = None) -> dict:
+    params: dict = {"name": name}
+    if arguments is not None:
+        params["arguments"] = arguments
+    return peer.rpc("prompts/get", params, check=False)
+
+
+def content_items(peer: Peer, kind: str) -> list[dict]:
+    """The content items of type ``kind`` in the messages of every prompt the suite can get."""
+    peer.open()
+    items: list[dict] = []
+    for prompt in listed(peer, "prompts/list"):
+        name = prompt.get("name", "")
+        required = [a.get("name") for a in prompt.get("arguments") or [] if a.get("required")]
+        arguments = KNOWN_ARGUMENTS.get(name, {})
+        if any(argument not in arguments for argument in required):
+            continue
+        response = get_prompt(peer, name, arguments or None)
+        assert "result" in response, f"prompts/get {name} failed: {response}"
+        for message in response["result"].get("messages", []):
+            content = message.get("content")
+            if isinstance(content, dict) and content.get("type") == kind:
+                items.append(content)
+    if not items:
+        pytest.skip(f"fixture-missing: no prompt the suite can get holds {kind} content")
+    return items
+
+
+def embedded_resources(peer: Peer) -> list[dict]:
+    return [item.get("resource") or {} for item in content_items(peer, "resource")]
+
+
+def refusal_code(response: dict) -> object:
+    error = response.get("error")
+    assert isinstance(error, dict), f"answered without an error: {response}"
+    return error.get("code")
+
+
+@for_req("prompts-capability-declared", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_listing_prompts_declares_the_prompts_capability(revision: str, transport: str, peer: Peer) -> None:
+    assert_capability_declared(peer, "prompts", "prompts/list")
+
+
+@for_req("prompts-list-current-set", "server", transports=BOTH_TRANSPORTS)
+def test_prompts_list_holds_the_prompts_that_can_be_got(revision: str, transport: str, peer: Peer) -> None:
+    assert_available_is_listed(peer, "prompts/list", "name", SIMPLE_PROMPT, "prompts/get", {"name": SIMPLE_PROMPT})
+
+
+@for_req("prompts-list-set-connection-independent", "server")
+def test_prompts_list_depends_neither_on_the_connection_nor_on_earlier_requests(
+    revision: str, server: Peer, open_session: SessionFactory
+) -> None:
+    assert_list_connection_independent(
+        server, open_session, revision, "prompts/list", lambda peer: get_prompt(peer, SIMPLE_PROMPT)
+    )
+
+
+@for_req("prompts-list-changed-notify", "server")
+def test_a_prompt_list_change_is_announced(revision: str, server: Peer) -> None:
+    assert_list_changed_announced(
+        server, "prompts", TRIGGER_PROMPT_CHANGE, "notifications/prompts/list_changed", "promptsListChanged"
+    )
+
+
+@for_req("prompts-list-changed-notify-subscribers", "server")
+def test_a_prompt_list_change_is_announced_to_subscribers(revision: str, server: Peer) -> None:
+    assert_list_changed_announced(
+        server, "prompts", TRIGGER_PROMPT_CHANGE, "notifications/prompts/list_changed", "promptsListChanged"
+    )
+
+
+@for_req("prompts-image-content-base64", "server", transports=BOTH_TRANSPORTS)
+def test_prompt_image_data_is_base64(revision: str, transport: str, peer: Peer) -> None:
+    bad = [str(item.get("data"))[:60] for item in content_items(peer, "image") if not is_base64(item.get("data"))]
+    assert not bad, f"image content whose data is not base64: {bad}"
+
+
+@for_req("prompts-image-content-mime-type", "server", transports=BOTH_TRANSPORTS)
+def test_prompt_images_carry_a_valid_mime_type(revision: str, transport: str, peer: Peer) -> None:
+    types = [item.get("mimeType") for item in content_items(peer, "image")]
+    bad = [t for t in types if not isinstance(t, str) or not MIME_TYPE.match(t)]
+    assert not bad, f"image content with an invalid mimeType: {bad}"
+
+
+@for_req("prompts-embedded-resource-uri", "server", transports=BOTH_TRANSPORTS)
+def test_embedded_resources_in_prompts_carry_a_valid_uri(revision: str, transport: str, peer: Peer) -> None:
+    uris = [resource.get("uri") for resource in embedded_resources(peer)]
+    bad = [uri for uri in uris if not isinstance(uri, str) or not ABSOLUTE_URI.match(uri)]
+    assert not bad, f"embedded resources without a valid uri: {bad}"
+
+
+@for_req("prompts-embedded-resource-mime-type", "server", transports=BOTH_TRANSPORTS)
+def test_embedded_resources_in_prompts_carry_a_mime_type(revision: str, transport: str, peer: Peer) -> None:
+    types = [resource.get("mimeType") for resource in embedded_resources(peer)]
+    bad = [t for t in types if not isinstance(t, str) or not MIME_TYPE.match(t)]
+    assert not bad, f"embedded resources without a valid mimeType: {bad}"
+
+
+@for_req("prompts-embedded-resource-content", "server", transports=BOTH_TRANSPORTS)
+def test_embedded_resources_in_prompts_carry_text_or_base64_blob(revision: str, transport: str, peer: Peer) -> None:
+    bad = []
+    for resource in embedded_resources(peer):
+        text, blob = resource.get("text"), resource.get("blob")
+        holds_text = isinstance(text, str) and blob is None
+        holds_blob = text is None and is_base64(blob)
+        if not (holds_text or holds_blob):
+            bad.append(resource)
+    assert not bad, f"embedded resources with neither text nor base64 blob: {bad}"
+
+
+@for_req("prompts-get-unknown-name-error", "server", transports=BOTH_TRANSPORTS)
+def test_an_unknown_prompt_gets_minus_32602(revision: str, transport: str, peer: Peer) -> None:
+    peer.open()
+    code = refusal_code(get_prompt(peer, UNKNOWN_PROMPT))
+    assert code == INVALID_PARAMS, f"prompts/get {UNKNOWN_PROMPT} was refused with code {code}"
+
+
+def get_without_a_required_argument(peer: Peer) -> dict:
+    """prompts/get of the official suite's prompt with two required arguments, giving only one."""
+    peer.open()
+    prompts = {p.get("name"): p for p in listed(peer, "prompts/list")}
+    if ARGUMENTS_PROMPT not in prompts:
+        pytest.skip(f"fixture-missing: the server lists no prompt {ARGUMENTS_PROMPT}")
+    return get_prompt(peer, ARGUMENTS_PROMPT, {"arg1": "alpha"})
+
+
+@for_req("prompts-get-missing-arguments-error", "server", transports=BOTH_TRANSPORTS)
+def test_a_missing_required_argument_gets_minus_32602(revision: str, transport: str, peer: Peer) -> None:
+    code = refusal_code(get_without_a_required_argument(peer))
+    assert code == INVALID_PARAMS, f"prompts/get without arg2 was refused with code {code}"
+
+
+@for_req("prompts-validate-arguments", "server", transports=BOTH_TRANSPORTS)
+def test_a_get_missing_a_required_argument_is_refused(revision: str, transport: str, peer: Peer) -> None:
+    response = get_without_a_required_argument(peer)
+    assert "error" in response and "result" not in response, f"prompts/get without arg2 was answered {response}"
