@@ -26,7 +26,8 @@ from conformance.harness.frames import COMPLETED, REVISION_VARIABLE, SCENARIO_VA
 from conformance.harness.http import HttpPeer, require_loopback
 from conformance.harness.launcher import CommandLauncher, HttpServerProcess, Launcher, WarmLauncher
 from conformance.harness.peer import HarnessError, Peer
-from conformance.harness.scripted_server import ScriptedServer
+from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
+from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
 
@@ -151,24 +152,94 @@ def run_client(client_launcher: Launcher, scripted_server: ScriptedServer, revis
     """Run the client under test through a scenario against the scripted server, bounded in time."""
 
     def run(scenario: str) -> ClientRun:
-        env = {SCENARIO_VARIABLE: scenario, REVISION_VARIABLE: revision}
-        process = client_launcher.start(argv=[scripted_server.url], env=env)
-        process.stdin.close()
-        output: list[bytes] = []
-        readers = [
-            threading.Thread(target=lambda stream=stream: output.append(stream.read()), daemon=True)
-            for stream in (process.stdout, process.stderr)
-        ]
-        for reader in readers:
-            reader.start()
-        for reader in readers:
-            reader.join(timeout=CLIENT_RUN_SECONDS)
-        process.stop()
-        text = b"\n".join(output).decode("utf-8", "replace")
-        exited_cleanly = process.popen is None or process.popen.returncode == 0
-        return ClientRun(scenario, exited_cleanly and COMPLETED in text, text)
+        return run_client_process(client_launcher, scenario, revision, [scripted_server.url])
 
     return run
+
+
+@pytest.fixture
+def scripted_stdio(revision: str, request: pytest.FixtureRequest) -> Iterator[ScriptedStdio]:
+    """The harness as a stdio server of ``revision`` for the client under test, which launches it as
+    its subprocess; each run's record (a session trace) is the evidence, kept if the test fails."""
+    path = _trace_path(request.node.nodeid)
+    request.node.stash[TRACE_KEY] = path
+    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
+    server = ScriptedStdio(revision, path, fault=fault)
+    yield server
+    server.close()
+    if server.harness_errors:
+        raise HarnessError(
+            "the scripted stdio server sent answers its own schema refuses:\n" + "\n".join(server.harness_errors)
+        )
+    report = request.node.stash.get(CALL_REPORT_KEY, None)
+    if report is not None and report.passed:
+        for record in server.paths:
+            record.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def run_stdio_client(
+    client_launcher: Launcher, scripted_stdio: ScriptedStdio, revision: str
+) -> Callable[[str], ClientRun]:
+    """Run the client under test through a scenario over stdio: it gets ``--transport stdio -- CMD...``
+    (the scripted stdio server's command, with the options set on ``scripted_stdio``) as its last
+    arguments and launches that server itself. Bounded in time; no scripted server outlives the run."""
+
+    def run(scenario: str) -> ClientRun:
+        argv = ["--transport", "stdio", "--", *scripted_stdio.command()]
+        return run_client_process(client_launcher, scenario, revision, argv, settle=scripted_stdio.load)
+
+    return run
+
+
+CLIENT_FIXTURES = {
+    "stdio": ("scripted_stdio", "run_stdio_client"),
+    "streamable-http": ("scripted_server", "run_client"),
+}
+
+
+@pytest.fixture
+def scripted_peer(transport: str, request: pytest.FixtureRequest) -> ScriptedPeer:
+    """The scripted server of a client test that runs over several transports (``for_req(..., transports=...)``)."""
+    return request.getfixturevalue(_client_fixtures(transport)[0])
+
+
+@pytest.fixture
+def run_peer_client(transport: str, request: pytest.FixtureRequest) -> Callable[[str], ClientRun]:
+    """Run the client under test against ``scripted_peer``, over the test's transport."""
+    return request.getfixturevalue(_client_fixtures(transport)[1])
+
+
+def _client_fixtures(transport: str) -> tuple[str, str]:
+    if transport not in CLIENT_FIXTURES:
+        raise HarnessError(f"no scripted server for transport {transport!r}")
+    return CLIENT_FIXTURES[transport]
+
+
+def run_client_process(
+    launcher: Launcher, scenario: str, revision: str, argv: list[str], settle: Callable[[], object] | None = None
+) -> ClientRun:
+    """One run of the client under test, bounded in time. Its stdout ends when it does; then the client
+    is stopped if it still runs, ``settle`` waits for whatever it launched (a stdio server shares its
+    stderr), and its stderr is read to the end."""
+    process = launcher.start(argv=argv, env={SCENARIO_VARIABLE: scenario, REVISION_VARIABLE: revision})
+    process.stdin.close()
+    output: dict[str, bytes] = {}
+    readers = [
+        threading.Thread(target=lambda name=name, stream=stream: output.update({name: stream.read()}), daemon=True)
+        for name, stream in (("stdout", process.stdout), ("stderr", process.stderr))
+    ]
+    for reader in readers:
+        reader.start()
+    readers[0].join(timeout=CLIENT_RUN_SECONDS)
+    process.kill()
+    if settle is not None:
+        settle()
+    readers[1].join(timeout=CLIENT_RUN_SECONDS)
+    process.close_pipes()
+    text = b"\n".join(output.get(name, b"") for name in ("stdout", "stderr")).decode("utf-8", "replace")
+    exited_cleanly = process.popen is None or process.popen.returncode == 0
+    return ClientRun(scenario, exited_cleanly and COMPLETED in text, text)
 
 
 @pytest.fixture

@@ -12,11 +12,12 @@ from conformance.covers import for_req
 from conformance.harness import schema
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_VERSION, initialize_params, modern_meta
 from conformance.harness.peer import Peer, result_definitions
-from conformance.harness.scripted_server import ScriptedServer
+from conformance.harness.scripted_server import ScriptedPeer
 from conformance.plugin import ClientRun, SessionFactory
 from conformance.vocabulary import REVISIONS
 
 HANDSHAKE_REVISIONS = REVISIONS[:-1]  # 2026-07-28 has no initialize handshake
+RunClient = Callable[[str], ClientRun]
 
 
 @for_req("lifecycle-server-initialize-result", "server", transports=BOTH_TRANSPORTS)
@@ -104,76 +105,76 @@ def assert_results_keep_to_the_revision(revision: str, peer: Peer) -> None:
     assert not problems, "\n".join(problems)
 
 
-# -- the client side: the SDK's client through a scenario against the scripted server ------------
+# -- the client side: the SDK's client through a scenario, against the scripted server of each transport --
 
 
-def client_messages(server: ScriptedServer) -> list[dict]:
+def client_messages(server: ScriptedPeer) -> list[dict]:
     """What the client sent, JSON-RPC frames only, in order."""
     return [f for f in server.frames() if isinstance(f, dict)]
 
 
-@for_req("lifecycle-initialize-first", "client")
+@for_req("lifecycle-initialize-first", "client", transports=BOTH_TRANSPORTS)
 def test_the_client_opens_with_initialize(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    run_client("initialize").require_completed()
-    first = client_messages(scripted_server)[0]
+    run_peer_client("initialize").require_completed()
+    first = client_messages(scripted_peer)[0]
     assert first.get("method") == "initialize", f"the client opened with {first}"
 
 
-@for_req("lifecycle-client-sends-initialize", "client")
+@for_req("lifecycle-client-sends-initialize", "client", transports=BOTH_TRANSPORTS)
 def test_the_clients_initialize_carries_version_capabilities_and_client_info(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    run_client("initialize").require_completed()
-    initialize = next(f for f in client_messages(scripted_server) if f.get("method") == "initialize")
+    run_peer_client("initialize").require_completed()
+    initialize = next(f for f in client_messages(scripted_peer) if f.get("method") == "initialize")
     assert {"protocolVersion", "capabilities", "clientInfo"} <= (initialize.get("params") or {}).keys(), initialize
-    assert not scripted_server.violations, "\n".join(scripted_server.violations)
+    assert not scripted_peer.violations, "\n".join(scripted_peer.violations)
 
 
-@for_req("lifecycle-client-sends-initialized", "client")
+@for_req("lifecycle-client-sends-initialized", "client", transports=BOTH_TRANSPORTS)
 def test_the_client_sends_initialized_before_anything_else(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    run_client("initialize").require_completed()
-    after = [f.get("method") for f in client_messages(scripted_server)[1:]]
+    run_peer_client("initialize").require_completed()
+    after = [f.get("method") for f in client_messages(scripted_peer)[1:]]
     assert after and after[0] == "notifications/initialized", f"after initialize the client sent {after}"
 
 
-@for_req("lifecycle-client-no-requests-before-init-response", "client")
+@for_req("lifecycle-client-no-requests-before-init-response", "client", transports=BOTH_TRANSPORTS)
 def test_the_client_waits_for_the_initialize_result(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    run_client("initialize").require_completed()
-    first_post = next(r for r in scripted_server.received if r.method == "POST")
-    others = [f for f in first_post.frames if isinstance(f, dict) and f.get("method") not in ("initialize", "ping")]
-    assert not others, f"sent with initialize, before its result: {others}"
+    run_peer_client("initialize").require_completed()
+    early = scripted_peer.sent_before_answer("initialize")
+    requests = [f for f in early if isinstance(f, dict) and "method" in f and "id" in f and f["method"] != "ping"]
+    assert not requests, f"requests sent before the initialize result reached the client: {requests}"
 
 
-@for_req("lifecycle-client-version-supported", "client")
+@for_req("lifecycle-client-version-supported", "client", transports=BOTH_TRANSPORTS)
 def test_the_client_requests_a_known_version(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    run_client("initialize").require_completed()
-    initialize = next(f for f in client_messages(scripted_server) if f.get("method") == "initialize")
+    run_peer_client("initialize").require_completed()
+    initialize = next(f for f in client_messages(scripted_peer) if f.get("method") == "initialize")
     assert initialize["params"].get("protocolVersion") in HANDSHAKE_REVISIONS, initialize["params"]
 
 
-@for_req("lifecycle-use-negotiated-version-must", "client")
+@for_req("lifecycle-use-negotiated-version-must", "client", transports=BOTH_TRANSPORTS)
 def test_the_clients_messages_keep_to_the_negotiated_revision(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    assert_client_keeps_to_the_revision(run_client, scripted_server)
+    assert_client_keeps_to_the_revision(run_peer_client, scripted_peer)
 
 
-@for_req("lifecycle-use-negotiated-version-should", "client")
+@for_req("lifecycle-use-negotiated-version-should", "client", transports=BOTH_TRANSPORTS)
 def test_the_clients_messages_keep_to_the_negotiated_revision_should(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    assert_client_keeps_to_the_revision(run_client, scripted_server)
+    assert_client_keeps_to_the_revision(run_peer_client, scripted_peer)
 
 
-def assert_client_keeps_to_the_revision(run_client: Callable[[str], ClientRun], server: ScriptedServer) -> None:
+def assert_client_keeps_to_the_revision(run_client: RunClient, server: ScriptedPeer) -> None:
     """Every request and notification of a session is the negotiated revision's, strictly."""
     run_client("tools_call").require_completed()
     assert not server.violations, "\n".join(server.violations)

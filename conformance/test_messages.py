@@ -15,11 +15,14 @@ from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
 from conformance.harness.schema import violations
-from conformance.harness.scripted_server import ScriptedServer
+from conformance.harness.scripted_server import ScriptedPeer
+from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.plugin import ClientRun
 
 UNKNOWN_METHOD = "mcp-matrix/no-such-method"
 PROBE_NOTIFICATION = "notifications/mcp-matrix/probe"
+MODERN = "2026-07-28"
+RunClient = Callable[[str], ClientRun]
 
 
 def probe_method(server: Peer) -> str:
@@ -179,65 +182,71 @@ def test_every_result_carries_a_result_type(revision: str, transport: str, peer:
         assert isinstance(result.get("resultType"), str), f"{method}: {result}"
 
 
-# -- the client side: what the SDK's client sends the scripted server -------------------------------
+# -- the client side: what the SDK's client sends the scripted server of each transport -------------
 
 
-def client_frames(run_client: Callable[[str], ClientRun], server: ScriptedServer) -> list[dict]:
+def client_frames(run_client: RunClient, server: ScriptedPeer) -> list[dict]:
     run_client("tools_call").require_completed()
     return [f for f in server.frames() if isinstance(f, dict)]
 
 
-@for_req("messages-jsonrpc-2-0", "client")
+@for_req("messages-jsonrpc-2-0", "client", transports=BOTH_TRANSPORTS)
 def test_every_client_frame_is_json_rpc_2_0(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    frames = client_frames(run_client, scripted_server)
+    frames = client_frames(run_peer_client, scripted_peer)
     assert frames and all(f.get("jsonrpc") == "2.0" for f in frames), frames
 
 
-@for_req("messages-request-id-type", "client")
+@for_req("messages-request-id-type", "client", transports=BOTH_TRANSPORTS)
 def test_client_request_ids_are_strings_or_integers(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    check_client_request_ids(client_frames(run_client, scripted_server))
+    check_client_request_ids(client_frames(run_peer_client, scripted_peer))
 
 
-@for_req("messages-client-request-id-type", "client")
+@for_req("messages-client-request-id-type", "client", transports=BOTH_TRANSPORTS)
 def test_a_modern_clients_request_ids_are_strings_or_integers(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    check_client_request_ids(client_frames(run_client, scripted_server))
+    check_client_request_ids(client_frames(run_peer_client, scripted_peer))
 
 
-@for_req("messages-request-id-not-null", "client")
+@for_req("messages-request-id-not-null", "client", transports=BOTH_TRANSPORTS)
 def test_client_request_ids_are_never_null(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    check_no_null_ids(client_frames(run_client, scripted_server))
+    check_no_null_ids(client_frames(run_peer_client, scripted_peer))
 
 
-@for_req("messages-client-request-id-not-null", "client")
+@for_req("messages-client-request-id-not-null", "client", transports=BOTH_TRANSPORTS)
 def test_a_modern_clients_request_ids_are_never_null(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    check_no_null_ids(client_frames(run_client, scripted_server))
+    check_no_null_ids(client_frames(run_peer_client, scripted_peer))
 
 
-@for_req("messages-request-id-unique-in-session", "client")
+@for_req("messages-request-id-unique-in-session", "client", transports=BOTH_TRANSPORTS)
 def test_client_request_ids_are_not_reused_in_a_session(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    ids = [f["id"] for f in client_frames(run_client, scripted_server) if "method" in f and "id" in f]
+    ids = [f["id"] for f in client_frames(run_peer_client, scripted_peer) if "method" in f and "id" in f]
     assert len(ids) == len(set(map(json.dumps, ids))), f"ids {ids}"
 
 
-@for_req("messages-notification-no-id", "client")
+@for_req("messages-notification-no-id", "client", transports=BOTH_TRANSPORTS)
 def test_client_notifications_carry_no_id(
-    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    run_client("initialize").require_completed()
+    if revision != MODERN:
+        run_peer_client("initialize").require_completed()  # the handshake ends with notifications/initialized
+    elif isinstance(scripted_peer, ScriptedStdio):  # a 2026-07-28 client notifies only to cancel, on stdio
+        scripted_peer.hold.add("tools/call")
+        run_peer_client("cancel").require_completed()
+    else:
+        pytest.skip(f"fixture-missing: a 2026-07-28 client sends no notification over {transport}")
     notifications = [
-        f for f in scripted_server.frames() if isinstance(f, dict) and f.get("method", "").startswith("notifications/")
+        f for f in scripted_peer.frames() if isinstance(f, dict) and f.get("method", "").startswith("notifications/")
     ]
     if not notifications:
         pytest.skip("fixture-missing: the client sent no notification in this scenario")

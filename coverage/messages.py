@@ -128,14 +128,12 @@ COVERS: list[Cover] = [
         "client",
         f"{TESTS}::test_every_client_frame_is_json_rpc_2_0",
         fault=set_field("tools/list", "jsonrpc", "1.0"),
-        revisions="2025-03-26..2026-07-28",
     ),
     Cover(
         "messages-request-id-type",
         "client",
         f"{TESTS}::test_client_request_ids_are_strings_or_integers",
         fault=change_id("tools/list", 1.5),
-        revisions="2025-03-26..2025-11-25",
     ),
     Cover(
         "messages-client-request-id-type",
@@ -148,7 +146,6 @@ COVERS: list[Cover] = [
         "client",
         f"{TESTS}::test_client_request_ids_are_never_null",
         fault=set_field("tools/list", "id", None),
-        revisions="2025-03-26..2025-11-25",
     ),
     Cover(
         "messages-client-request-id-not-null",
@@ -161,7 +158,6 @@ COVERS: list[Cover] = [
         "client",
         f"{TESTS}::test_client_request_ids_are_not_reused_in_a_session",
         fault=change_id("tools/call", 2),
-        revisions="2025-03-26..2025-11-25",
     ),
     Cover(
         "messages-notification-no-id",
@@ -170,44 +166,16 @@ COVERS: list[Cover] = [
         fault=set_field("notifications/initialized", "id", 99),
         revisions="2024-11-05..2025-11-25",
     ),
+    Cover(
+        "messages-notification-no-id",
+        "client",
+        f"{TESTS}::test_client_notifications_carry_no_id",
+        fault=set_field("notifications/cancelled", "id", 99),
+        revisions="2026-07-28",
+    ),
 ]
 
 GAPS: list[Gap] = [
-    Gap(
-        "messages-jsonrpc-2-0",
-        "client",
-        "#4",
-        "2024-11-05 has no Streamable HTTP: the client needs a stdio or HTTP+SSE scripted peer",
-        revisions="2024-11-05",
-    ),
-    Gap(
-        "messages-request-id-type",
-        "client",
-        "#4",
-        "2024-11-05 has no Streamable HTTP: the client needs a stdio or HTTP+SSE scripted peer",
-        revisions="2024-11-05",
-    ),
-    Gap(
-        "messages-request-id-not-null",
-        "client",
-        "#4",
-        "2024-11-05 has no Streamable HTTP: the client needs a stdio or HTTP+SSE scripted peer",
-        revisions="2024-11-05",
-    ),
-    Gap(
-        "messages-request-id-unique-in-session",
-        "client",
-        "#4",
-        "2024-11-05 has no Streamable HTTP: the client needs a stdio or HTTP+SSE scripted peer",
-        revisions="2024-11-05",
-    ),
-    Gap(
-        "messages-notification-no-id",
-        "client",
-        "#4",
-        "at 2026-07-28 the client sends notifications only over stdio (cancellation); needs the stdio client driver",
-        revisions="2026-07-28",
-    ),
     Gap(
         "messages-batch-receive",
         "server",

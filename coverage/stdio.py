@@ -5,9 +5,11 @@ add its Cover and take its id off the list below.
 """
 
 from conformance.covers import Cover, Gap, gaps
-from conformance.harness.faults import inject_raw_before, pretty_print, strip_newline
+from conformance.harness.faults import inject_before, inject_raw_before, pretty_print, set_field, silence, strip_newline
 
 TESTS = "conformance/test_stdio.py"
+STRAY_RESPONSE = {"jsonrpc": "2.0", "id": "stray", "result": {}}
+EARLY_REQUEST = {"jsonrpc": "2.0", "id": "early", "method": "tools/list"}
 
 COVERS: list[Cover] = [
     Cover(
@@ -45,32 +47,84 @@ COVERS: list[Cover] = [
         fault=inject_raw_before("tools/list", "server ready"),
     ),
     Cover("stdio-server-exit-on-stdin-eof", "server", f"{TESTS}::test_the_server_exits_when_its_stdin_closes"),
+    Cover(
+        "stdio-newline-delimited",
+        "client",
+        f"{TESTS}::test_every_message_on_the_servers_stdin_ends_with_a_newline",
+        fault=strip_newline("tools/list"),
+    ),
+    Cover(
+        "stdio-no-embedded-newlines",
+        "client",
+        f"{TESTS}::test_no_client_message_spans_several_lines",
+        fault=pretty_print("tools/list"),
+    ),
+    Cover(
+        "stdio-client-stdin-only-mcp",
+        "client",
+        f"{TESTS}::test_the_servers_stdin_carries_only_mcp_messages",
+        fault=inject_raw_before("tools/list", "client ready"),
+    ),
+    Cover(
+        "stdio-client-no-responses",
+        "client",
+        f"{TESTS}::test_a_modern_client_writes_no_responses",
+        fault=inject_before("tools/list", STRAY_RESPONSE),
+    ),
+    Cover(
+        "stdio-client-cancel-notification",
+        "client",
+        f"{TESTS}::test_a_cancellation_names_the_request_it_cancels",
+        fault=set_field("notifications/cancelled", "params.requestId", "not-the-request"),
+    ),
+    Cover(
+        "stdio-client-shutdown-close-stdin",
+        "client",
+        f"{TESTS}::test_the_client_shuts_down_by_closing_stdin_and_waiting",
+    ),
+    Cover(
+        "stdio-client-shutdown-force-kill",
+        "client",
+        f"{TESTS}::test_a_server_that_outstays_its_stdin_is_killed",
+    ),
+    Cover(
+        "stdio-client-stderr-not-error",
+        "client",
+        f"{TESTS}::test_stderr_output_is_not_taken_for_a_failure",
+    ),
+    Cover(
+        "stdio-backcompat-probe-discover",
+        "client",
+        f"{TESTS}::test_a_dual_era_client_probes_with_discover_first",
+        fault=inject_before("server/discover", EARLY_REQUEST),
+    ),
+    Cover(
+        "stdio-backcompat-fallback-not-single-code",
+        "client",
+        f"{TESTS}::test_any_legacy_refusal_of_the_probe_leads_to_initialize",
+        fault=silence("initialize"),
+    ),
 ]
 
 GAPS: list[Gap] = [
+    Gap(
+        "stdio-backcompat-modern-only-probe",
+        "client",
+        "F-030",
+        "pinned to 2026-07-28 (mode='2026-07-28'), the client sends its first request without a server/discover probe",
+    ),
     *gaps(
         "#4",
         "base protocol: tested with the harness (issue #4)",
         {
-            "stdio-newline-delimited": "client",
-            "stdio-no-embedded-newlines": "client",
             "stdio-server-stderr-logging": "server",
             "stdio-client-stderr-handling": "client",
-            "stdio-client-stderr-not-error": "client",
-            "stdio-client-stdin-only-mcp": "client",
-            "stdio-client-no-responses": "client",
             "stdio-client-correlate-subscription-notifications": "client",
             "stdio-server-no-requests": "server",
-            "stdio-client-cancel-notification": "client",
             "stdio-server-stop-cancelled-work": "server",
             "stdio-server-silent-after-cancel": "server",
-            "stdio-client-shutdown-close-stdin": "client",
-            "stdio-client-shutdown-force-kill": "client",
             "stdio-server-may-initiate-shutdown": "server",
             "stdio-client-restart-crashed-server": "client",
-            "stdio-backcompat-probe-discover": "client",
-            "stdio-backcompat-fallback-not-single-code": "client",
-            "stdio-backcompat-modern-only-probe": "client",
         },
     ),
 ]

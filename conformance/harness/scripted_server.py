@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Protocol
 
 from conformance.harness import schema
 from conformance.harness.faults import Fault
@@ -68,6 +68,50 @@ def default_results(revision: str) -> dict[str, Answer]:
     }
 
 
+class ScriptedPeer(Protocol):
+    """What every scripted server (Streamable HTTP here, stdio in ``scripted_stdio``) shows the tests
+    of the client under test: the client's frames, in order, and the verdicts on them."""
+
+    revision: str
+    violations: list[str]  # every way the client's frames break the revision's schema
+    harness_errors: list[str]  # every way our own answers break it (the harness's fault, not the client's)
+
+    def frames(self) -> list[Any]: ...
+
+    def requests(self) -> list[dict]: ...
+
+    def sent_before_answer(self, method: str) -> list[Any]:
+        """The client's frames that reached the server before it answered the first ``method``
+        request (that request itself left out)."""
+        ...
+
+
+def judge(revision: str, frame: Any) -> list[str]:
+    """Every way a frame of the client breaks the revision's schema: the JSON-RPC envelope loosely,
+    the definition of its method (request or notification) strictly."""
+    problems = schema.violations(revision, "JSONRPCMessage", frame, strict=False)
+    definition = method_definitions(revision).get(frame.get("method")) if isinstance(frame, dict) else None
+    if definition:
+        problems += schema.violations(revision, definition, _as_defined(revision, definition, frame))
+    return problems
+
+
+def respond(revision: str, answers: Mapping[str, Answer], request: dict) -> tuple[dict, list[str]]:
+    """The response to a client's request, from ``answers`` (method not found when none answers it),
+    and every way our own result breaks the revision's schema: a harness error, since a client's
+    reaction to a wrong answer proves nothing."""
+    method = request["method"]
+    answer = answers.get(method)
+    if answer is None:
+        return _error(request["id"], -32601, f"Method not found: {method}"), []
+    result = answer(request)
+    if "error" in result:
+        return {"jsonrpc": "2.0", "id": request["id"], "error": result["error"]}, []
+    definition = result_definitions(revision).get(method)
+    problems = schema.violations(revision, definition, result) if definition else []
+    return {"jsonrpc": "2.0", "id": request["id"], "result": result}, problems
+
+
 class ScriptedServer:
     """A one-revision MCP server on loopback; ``received`` holds what the client sent, in order."""
 
@@ -117,6 +161,17 @@ class ScriptedServer:
     def requests(self) -> list[dict]:
         return [f for f in self.frames() if isinstance(f, dict) and "method" in f and "id" in f]
 
+    def sent_before_answer(self, method: str) -> list[Any]:
+        """Over HTTP the answer to a request goes back on the POST that carried it: the frames of
+        that POST and of every earlier one reached the server before the answer."""
+        before: list[Any] = []
+        for received in self.received:
+            for frame in received.frames:
+                if isinstance(frame, dict) and frame.get("method") == method and "id" in frame:
+                    return before + [f for f in received.frames if f is not frame]
+            before += received.frames
+        return before
+
     # -- serving -----------------------------------------------------------------------------------
 
     def _post(self, handler: BaseHTTPRequestHandler) -> None:
@@ -144,12 +199,7 @@ class ScriptedServer:
         received.frames = judged
         for frame in judged:
             self.trace.message("client-to-server", frame)
-            self.violations += schema.violations(self.revision, "JSONRPCMessage", frame, strict=False)
-            definition = method_definitions(self.revision).get(frame.get("method")) if isinstance(frame, dict) else None
-            if definition:
-                self.violations += schema.violations(
-                    self.revision, definition, _as_defined(self.revision, definition, frame)
-                )
+            self.violations += judge(self.revision, frame)
         requests = [f for f in frames if isinstance(f, dict) and "method" in f and "id" in f]
         if not requests:
             self._reply(handler, received, 202, None)
@@ -170,16 +220,10 @@ class ScriptedServer:
                     self.session_id = self.session_id or secrets.token_hex(16)
             elif self.session_id is None or headers.get("mcp-session-id") != self.session_id:
                 return _error(request["id"], -32600, "Bad Request: no valid session"), 400
-        answer = self.answers.get(method)
-        if answer is None:
-            return _error(request["id"], -32601, f"Method not found: {method}"), 404 if self.revision == MODERN else 200
-        result = answer(request)
-        if "error" in result:
-            return {"jsonrpc": "2.0", "id": request["id"], "error": result["error"]}, 200
-        definition = result_definitions(self.revision).get(method)
-        if definition:  # our own answers must be right, or a client's reaction to them proves nothing
-            self.harness_errors += schema.violations(self.revision, definition, result)
-        return {"jsonrpc": "2.0", "id": request["id"], "result": result}, 200
+        response, problems = respond(self.revision, self.answers, request)
+        self.harness_errors += problems
+        unknown = method not in self.answers
+        return response, 404 if unknown and self.revision == MODERN else 200
 
     def _reply(
         self,

@@ -1,0 +1,377 @@
+"""The scripted stdio server: the harness playing an MCP server of one revision over stdio.
+
+The client under test launches it as its subprocess::
+
+    python -m conformance.harness.scripted_stdio --revision R --record FILE [options]
+
+It reads newline-delimited JSON-RPC on stdin and answers on stdout from the same default results
+as the scripted Streamable HTTP server (``scripted_server.default_results``, limited to the
+methods the revision defines: a legacy server knows no ``server/discover``). Everything it
+observes goes to FILE as a session trace (``trace.py``, transport ``stdio``), one event a line:
+
+- ``lifecycle`` ``start`` (its pid and its parent's), ``line`` (each line read from stdin,
+  verbatim, in ``data``), ``unparsable-frame``, ``violation`` (a schema verdict on a client frame,
+  in ``detail``), ``harness-error`` (our own answer broke the schema), ``held`` (a request left
+  unanswered on purpose), ``stdin-closed``, ``signal`` (with its sender), ``exit``, ``timeout``;
+- ``message`` for each frame read and each answer written (an answer is recorded before it is
+  written, so whatever the client sends in reaction comes later in ``seq``).
+
+Each ``stdin-closed``, ``signal`` and ``exit`` event says whether the client (the process that
+launched the server) was still alive then: that is how a record shows the shutdown sequence.
+
+``ScriptedStdio`` is the tests' side: it builds the command for the client driver, and reads a
+record back once the client is done (``load``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import queue
+import select
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from conformance.harness.faults import Fault
+from conformance.harness.peer import method_definitions
+from conformance.harness.scripted_server import Answer, default_results, judge, respond
+from conformance.harness.trace import Trace
+from conformance.spec_pin import materialise
+
+MODULE = "conformance.harness.scripted_stdio"
+MAX_SECONDS = 30.0  # a scripted server never lives longer, whatever its client does
+SETTLE_SECONDS = 5.0  # how long the tests wait for a scripted server to end once its client has
+NOT_SEEN = object()
+STDERR_CHATTER = "mcp-matrix scripted server: ERROR (a log line on stderr, not a failure)"
+
+
+# -- the program ---------------------------------------------------------------------------------
+
+
+class ParentWatch:
+    """Whether the process that launched us (the client) is still alive, asked at any moment."""
+
+    def __init__(self) -> None:
+        self.pid = os.getppid()
+        self._fd: int | None = None
+        with contextlib.suppress(OSError, AttributeError):
+            self._fd = os.pidfd_open(self.pid)
+
+    def alive(self) -> bool:
+        if self._fd is not None:  # a pidfd turns readable once the process has ended
+            return not select.select([self._fd], [], [], 0)[0]
+        return os.getppid() == self.pid
+
+
+class ScriptedStdioServer:
+    """The program's session: the main thread reads and records stdin, a responder thread answers.
+
+    Reading goes on while an answer is being made, so a frame the client sends without waiting for
+    that answer reaches the record before it (``sent_before_answer``)."""
+
+    def __init__(self, options: argparse.Namespace, trace: Trace) -> None:
+        self.revision: str = options.revision
+        self.trace = trace
+        self.fault = fault_from_json(options.fault) if options.fault else None
+        self.hold = set(options.hold)
+        self.linger: bool = options.linger
+        self.wind_down: float = options.wind_down
+        self.chatter: bool = options.stderr_chatter
+        defined = method_definitions(self.revision)
+        self.answers: dict[str, Answer] = {m: a for m, a in default_results(self.revision).items() if m in defined}
+        for method, code in (item.rsplit("=", 1) for item in options.error):
+            self.answers[method] = error_answer(int(code))
+        self.parent = ParentWatch()
+        self.requests: queue.Queue[dict | None] = queue.Queue()
+        self._recording = threading.Lock()  # a line's events, or an answer's, go into the record whole
+        self.stdout: BinaryIO = sys.stdout.buffer
+
+    def run(self, stdin: BinaryIO) -> None:
+        self.trace.lifecycle(
+            "server-to-client", "start", pid=os.getpid(), parent=self.parent.pid, revision=self.revision
+        )
+        self.log()
+        responder = threading.Thread(target=self._respond, daemon=True)
+        responder.start()
+        for line in iter(stdin.readline, b""):
+            self._receive(line)
+        self.trace.lifecycle("client-to-server", "stdin-closed", client_alive=self.parent.alive())
+        self.requests.put(None)
+        if self.linger:  # a server that does not exit on end-of-file: only a signal (or our bound) ends it
+            threading.Event().wait(MAX_SECONDS)
+            return
+        responder.join(timeout=1.0)
+        if self.wind_down:  # a server that takes a moment to shut down, as real ones do
+            time.sleep(self.wind_down)
+        self.trace.lifecycle("server-to-client", "exit", client_alive=self.parent.alive())
+
+    def log(self) -> None:
+        if self.chatter:
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.write(STDERR_CHATTER + "\n")
+                sys.stderr.flush()
+
+    def _receive(self, line: bytes) -> None:
+        """Record a line as the tests will judge it (through the fault, if any); answer it as sent."""
+        with self._recording:
+            for judged in self.fault.mutate(line, _no_method) if self.fault else [line]:
+                self._record(judged)
+        try:
+            sent = json.loads(line)
+        except json.JSONDecodeError:
+            self.requests.put({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+            return
+        for frame in sent if isinstance(sent, list) else [sent]:
+            if isinstance(frame, dict) and "method" in frame and "id" in frame:
+                self.requests.put(frame)
+
+    def _record(self, line: bytes) -> None:
+        self.trace.lifecycle("client-to-server", "line", data=line.decode("utf-8", "replace"))
+        try:
+            frame = json.loads(line)
+        except json.JSONDecodeError as exc:
+            self.trace.lifecycle("client-to-server", "unparsable-frame", detail=exc.msg)
+            return
+        self.trace.message("client-to-server", frame)
+        for problem in judge(self.revision, frame):
+            self.trace.lifecycle("client-to-server", "violation", detail=problem)
+
+    def _respond(self) -> None:
+        while (request := self.requests.get()) is not None:
+            if "method" not in request:  # an error of ours to send as it is
+                self._write(request)
+                continue
+            if request["method"] in self.hold:
+                self.trace.lifecycle("server-to-client", "held", id=request["id"], method=request["method"])
+                continue
+            response, problems = respond(self.revision, self.answers, request)
+            for problem in problems:
+                self.trace.lifecycle("server-to-client", "harness-error", detail=problem)
+            self.log()
+            self._write(response)
+
+    def _write(self, frame: dict) -> None:
+        with self._recording:
+            self.trace.message("server-to-client", frame)
+        with contextlib.suppress(OSError, ValueError):  # the client stopped reading: nothing to do
+            self.stdout.write(json.dumps(frame, separators=(",", ":")).encode() + b"\n")
+            self.stdout.flush()
+
+    def watch_signals(self) -> None:
+        """Record each SIGTERM (who sent it, whether the client was alive), then end as a server would."""
+        while True:
+            info = signal.sigwaitinfo({signal.SIGTERM, signal.SIGINT})
+            name = signal.Signals(info.si_signo).name
+            self.trace.lifecycle(
+                "client-to-server", "signal", name=name, sender=info.si_pid, client_alive=self.parent.alive()
+            )
+            self.trace.close()
+            os._exit(128 + info.si_signo)
+
+
+def error_answer(code: int) -> Answer:
+    return lambda _: {"error": {"code": code, "message": f"scripted error {code}"}}
+
+
+def fault_to_json(fault: Fault) -> str:
+    return json.dumps({"kind": fault.kind, "target": fault.target, "path": fault.path, "value": fault.value})
+
+
+def fault_from_json(text: str) -> Fault:
+    fields = json.loads(text)
+    target = fields["target"]
+    return Fault(fields["kind"], tuple(target) if isinstance(target, list) else target, fields["path"], fields["value"])
+
+
+def _no_method(frame: Any) -> None:
+    return None
+
+
+def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=f"python -m {MODULE}", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--revision", required=True)
+    parser.add_argument("--record", required=True, type=Path, help="the session trace to write (JSONL)")
+    parser.add_argument("--spec-cache", help="the pinned spec's cache directory (MCP_SPEC_CACHE)")
+    parser.add_argument("--fault", help="a fault (JSON) that damages the record, not the exchange")
+    parser.add_argument("--hold", action="append", default=[], help="leave requests of this method unanswered")
+    parser.add_argument("--error", action="append", default=[], help="METHOD=CODE: answer METHOD with that error")
+    parser.add_argument("--linger", action="store_true", help="keep running after stdin closes")
+    parser.add_argument("--wind-down", type=float, default=0.0, help="seconds between end-of-file and exit")
+    parser.add_argument("--stderr-chatter", action="store_true", help="write log lines on stderr")
+    parser.add_argument("--max-seconds", type=float, default=MAX_SECONDS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    options = parse_arguments(argv)
+    if options.spec_cache:
+        os.environ["MCP_SPEC_CACHE"] = options.spec_cache
+    # SIGTERM and SIGINT wait for the watcher thread (every thread inherits the mask): a handler
+    # could interrupt the trace while it holds its lock.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
+    trace = Trace(options.record, "stdio")
+    server = ScriptedStdioServer(options, trace)
+    threading.Thread(target=server.watch_signals, daemon=True).start()
+
+    def give_up() -> None:
+        trace.lifecycle("server-to-client", "timeout", seconds=options.max_seconds)
+        trace.close()
+        os._exit(3)
+
+    bound = threading.Timer(options.max_seconds, give_up)
+    bound.daemon = True
+    bound.start()
+    try:
+        server.run(sys.stdin.buffer)
+    except BaseException as exc:  # the record is the only place anyone will look
+        trace.lifecycle("server-to-client", "crash", detail=repr(exc))
+        raise
+    finally:
+        trace.close()
+    os._exit(0)  # daemon threads (the responder, the watchers) end with us
+
+
+# -- the tests' side -----------------------------------------------------------------------------
+
+
+class StdioRecord:
+    """One scripted stdio session as its record tells it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.events: list[dict] = []
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                with contextlib.suppress(json.JSONDecodeError):  # a last line cut short by a kill
+                    self.events.append(json.loads(line))
+
+    def lifecycle(self, event: str) -> list[dict]:
+        return [e for e in self.events if e["kind"] == "lifecycle" and e["event"] == event]
+
+    def messages(self, direction: str) -> list[dict]:
+        return [e for e in self.events if e["kind"] == "message" and e["direction"] == direction]
+
+    def frames(self) -> list[Any]:
+        return [e["payload"] for e in self.messages("client-to-server")]
+
+    def lines(self) -> list[str]:
+        return [e["data"] for e in self.lifecycle("line")]
+
+    def server_pids(self) -> list[int]:
+        return [e["pid"] for e in self.lifecycle("start")]
+
+    def sent_before_answer(self, method: str) -> list[Any]:
+        before: list[Any] = []
+        request_id: Any = NOT_SEEN
+        for event in self.events:
+            if event["kind"] != "message":
+                continue
+            frame = event["payload"]
+            if event["direction"] == "client-to-server":
+                is_it = isinstance(frame, dict) and frame.get("method") == method and "id" in frame
+                if is_it and request_id is NOT_SEEN:
+                    request_id = frame["id"]
+                else:
+                    before.append(frame)
+            elif request_id is not NOT_SEEN and isinstance(frame, dict) and frame.get("id") == request_id:
+                return before  # our answer (we send no requests of our own)
+        return before
+
+
+class ScriptedStdio:
+    """The scripted stdio server as the tests configure it and read it back.
+
+    Set the options (``revision``, ``hold``, ``errors``, ``linger``, ``wind_down``,
+    ``stderr_chatter``), hand ``command()`` to the client under test, and once the client is done
+    call ``load()``: ``record`` is then that session's. Each run writes a record of its own.
+    """
+
+    def __init__(self, revision: str, record: Path, fault: Fault | None = None) -> None:
+        self.revision = revision
+        self.fault = fault
+        self.hold: set[str] = set()
+        self.errors: dict[str, int] = {}
+        self.linger = False
+        self.wind_down = 0.0
+        self.stderr_chatter = False
+        self.paths: list[Path] = []
+        self._base = record
+        self._spec_cache = materialise().parent
+        self.record = StdioRecord(record)
+        self.violations: list[str] = []
+        self.harness_errors: list[str] = []
+
+    def command(self) -> list[str]:
+        """The command line of a fresh scripted server with the current options (a new record)."""
+        path = self._base if not self.paths else self._base.with_suffix(f".{len(self.paths) + 1}.jsonl")
+        self.paths.append(path)
+        path.unlink(missing_ok=True)
+        argv = [sys.executable, "-m", MODULE, "--revision", self.revision, "--record", str(path)]
+        argv += ["--spec-cache", str(self._spec_cache)]
+        if self.fault is not None:
+            argv += ["--fault", fault_to_json(self.fault)]
+        for method in sorted(self.hold):
+            argv += ["--hold", method]
+        for method, code in sorted(self.errors.items()):
+            argv += ["--error", f"{method}={code}"]
+        if self.linger:
+            argv.append("--linger")
+        if self.wind_down:
+            argv += ["--wind-down", str(self.wind_down)]
+        if self.stderr_chatter:
+            argv.append("--stderr-chatter")
+        return argv
+
+    def load(self) -> StdioRecord:
+        """Read the latest run's record, once every server of that run has ended (bounded: one
+        still running then is killed, by its pid, after checking it is ours)."""
+        path = self.paths[-1] if self.paths else self._base
+        for pid in StdioRecord(path).server_pids():
+            end(pid, str(path))
+        self.record = StdioRecord(path)
+        self.violations += [e["detail"] for e in self.record.lifecycle("violation")]
+        self.harness_errors += [e["detail"] for e in self.record.lifecycle("harness-error")]
+        return self.record
+
+    def close(self) -> None:
+        for path in self.paths:
+            for pid in StdioRecord(path).server_pids():
+                end(pid, str(path), wait=0.0)
+
+    # -- ScriptedPeer --------------------------------------------------------------------------------
+
+    def frames(self) -> list[Any]:
+        return self.record.frames()
+
+    def requests(self) -> list[dict]:
+        return [f for f in self.frames() if isinstance(f, dict) and "method" in f and "id" in f]
+
+    def sent_before_answer(self, method: str) -> list[Any]:
+        return self.record.sent_before_answer(method)
+
+
+def end(pid: int, marker: str, wait: float = SETTLE_SECONDS) -> None:
+    """Wait up to ``wait`` seconds for a scripted server to exit, then kill it; only a process whose
+    command line names ``marker`` (its record) is touched, so a reused pid is left alone."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            if marker.encode() not in cmdline.read():
+                return
+        fd = os.pidfd_open(pid)
+    except OSError:
+        return  # gone already
+    try:
+        if not select.select([fd], [], [], wait)[0]:
+            signal.pidfd_send_signal(fd, signal.SIGKILL)
+    finally:
+        os.close(fd)
+
+
+if __name__ == "__main__":
+    main()
