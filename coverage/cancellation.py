@@ -1,40 +1,161 @@
-"""Coverage of the cancellation area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the cancellation area: the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
 from conformance.covers import Cover, Gap, gaps
+from conformance.harness.faults import drop_field, inject_before, set_field
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_cancellation.py"
+# A cancellation of a request nobody issued, as if the server had sent it (2026-07-28 faults).
+STRAY_CANCELLATION = {
+    "jsonrpc": "2.0",
+    "method": "notifications/cancelled",
+    "params": {"requestId": "mcp-matrix-never-issued"},
+}
+# An answer to the cancelled slow operation, arriving before the next tool call's answer.
+ANSWERED_AFTER_CANCEL = {"jsonrpc": "2.0", "id": "slow-op", "error": {"code": -32800, "message": "Request cancelled"}}
+# An error answering nothing the client asked, as if the server had answered a notification or a response.
+ERROR_FOR_A_NOTIFICATION = {"jsonrpc": "2.0", "id": None, "error": {"code": -32602, "message": "bad cancellation"}}
+
+COVERS: list[Cover] = [
+    Cover(
+        "cancellation-receiver-stop-processing",
+        "server",
+        f"{TESTS}::test_a_cancelled_request_stops_being_processed",
+    ),
+    Cover(
+        "cancellation-server-stop-processing",
+        "server",
+        f"{TESTS}::test_a_modern_server_stops_processing_a_cancelled_request",
+    ),
+    Cover(
+        "cancellation-receiver-no-response",
+        "server",
+        f"{TESTS}::test_a_cancelled_request_gets_no_response",
+        fault=inject_before("tools/call", ANSWERED_AFTER_CANCEL),
+    ),
+    Cover(
+        "cancellation-server-no-response",
+        "server",
+        f"{TESTS}::test_a_modern_server_does_not_answer_a_cancelled_request",
+        fault=inject_before("tools/call", ANSWERED_AFTER_CANCEL),
+    ),
+    Cover(
+        "cancellation-ignore-invalid",
+        "server",
+        f"{TESTS}::test_invalid_cancellations_are_ignored",
+        fault=inject_before(("ping", "server/discover"), ERROR_FOR_A_NOTIFICATION),
+    ),
+    Cover(
+        "cancellation-race-graceful",
+        "server",
+        f"{TESTS}::test_a_cancellation_that_crosses_the_response_does_no_harm",
+        fault=drop_field("tools/call", "result"),
+    ),
+    Cover(
+        "cancellation-reference-own-inflight-request",
+        "server",
+        f"{TESTS}::test_the_server_cancels_only_its_own_requests_in_flight",
+        fault=set_field("notifications/cancelled", "params.requestId", "sampling-call"),
+    ),
+    Cover(
+        "cancellation-target-in-flight-cancellednotification",
+        "server",
+        f"{TESTS}::test_the_server_cancels_requests_still_in_flight",
+        fault=set_field("notifications/cancelled", "params.requestId", "sampling-call"),
+        revisions="2024-11-05..2025-11-25",
+    ),
+    Cover(
+        "cancellation-target-in-flight-cancellednotification",
+        "server",
+        f"{TESTS}::test_the_server_cancels_requests_still_in_flight",
+        fault=inject_before("tools/call", STRAY_CANCELLATION),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "cancellation-request-id-for-non-task-requestid",
+        "server",
+        f"{TESTS}::test_the_servers_cancellations_carry_a_request_id",
+        fault=drop_field("notifications/cancelled", "params.requestId"),
+    ),
+    Cover(
+        "cancellation-sender-ignore-late-response",
+        "server",
+        f"{TESTS}::test_the_server_ignores_a_late_answer_to_a_request_it_cancelled",
+        fault=inject_before("ping", ERROR_FOR_A_NOTIFICATION),
+    ),
+    Cover(
+        "cancellation-reference-client-request",
+        "server",
+        f"{TESTS}::test_a_modern_server_cancels_only_client_requests_in_flight",
+        fault=inject_before("tools/call", STRAY_CANCELLATION),
+    ),
+    Cover(
+        "cancellation-server-sent-only-subscriptions",
+        "server",
+        f"{TESTS}::test_a_modern_server_cancels_only_subscription_streams",
+        fault=inject_before("tools/call", STRAY_CANCELLATION),
+    ),
+    Cover(
+        "cancellation-server-subscription-teardown",
+        "server",
+        f"{TESTS}::test_a_torn_down_subscription_stream_is_ended_for_its_client",
+        fault=inject_before("tools/call", STRAY_CANCELLATION),
+    ),
+]
 
 GAPS: list[Gap] = [
+    Gap(
+        "cancellation-receiver-no-response",
+        "server",
+        "F-010",
+        "on Streamable HTTP the SDK answers a cancelled request with error -32800 (stdio stays silent)",
+        revisions="2025-03-26..2025-11-25",
+    ),
+    Gap(
+        "cancellation-log-reasons",
+        "server",
+        "F-011",
+        "the SDK drops the reason of a notifications/cancelled it receives: nothing logs it",
+    ),
+    Gap(
+        "cancellation-tasks-use-tasks-cancel",
+        "server",
+        "#3",
+        "the SDK (mcp 2.3.0) implements no tasks: the server never issues a task-augmented request",
+    ),
+    *gaps(
+        "#3",
+        "a permission of the receiving server: no behaviour of the server breaks it (n/a for the server proposed)",
+        {
+            "cancellation-receiver-may-ignore": "server",
+            "cancellation-server-may-ignore": "server",
+            "cancellation-reason-logged-or-shown-reason": "server",
+        },
+    ),
     *gaps(
         "#3",
         "catalogued, not yet tested",
         {
-            "cancellation-server-sent-only-subscriptions": "server",
-            "cancellation-reference-own-inflight-request": "both",
-            "cancellation-reference-client-request": "both",
+            "cancellation-reference-own-inflight-request": "client",
+            "cancellation-reference-client-request": "client",
             "cancellation-initialize-not-cancellable": "client",
-            "cancellation-tasks-use-tasks-cancel": "both",
-            "cancellation-receiver-stop-processing": "both",
-            "cancellation-receiver-no-response": "both",
-            "cancellation-server-stop-processing": "server",
-            "cancellation-server-no-response": "server",
-            "cancellation-receiver-may-ignore": "both",
-            "cancellation-server-may-ignore": "server",
-            "cancellation-sender-ignore-late-response": "both",
+            "cancellation-tasks-use-tasks-cancel": "client",
+            "cancellation-receiver-stop-processing": "client",
+            "cancellation-receiver-no-response": "client",
+            "cancellation-receiver-may-ignore": "client",
+            "cancellation-sender-ignore-late-response": "client",
             "cancellation-client-ignore-late-response": "client",
-            "cancellation-race-graceful": "both",
-            "cancellation-log-reasons": "both",
+            "cancellation-race-graceful": "client",
+            "cancellation-log-reasons": "client",
             "cancellation-ui-indication": "client",
-            "cancellation-ignore-invalid": "both",
-            "cancellation-target-in-flight-cancellednotification": "both",
-            "cancellation-reason-logged-or-shown-reason": "both",
-            "cancellation-request-id-for-non-task-requestid": "both",
+            "cancellation-ignore-invalid": "client",
+            "cancellation-target-in-flight-cancellednotification": "client",
+            "cancellation-reason-logged-or-shown-reason": "client",
+            "cancellation-request-id-for-non-task-requestid": "client",
             "cancellation-client-signals-cancel": "client",
-            "cancellation-server-subscription-teardown": "server",
         },
     ),
 ]

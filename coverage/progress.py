@@ -1,42 +1,161 @@
-"""Coverage of the progress area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the progress area: the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
 from conformance.covers import Cover, Gap, gaps
+from conformance.harness.faults import inject_before, set_field
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_progress.py"
+# Progress for a token no request in flight carries: before a tool call's answer it names no
+# request at all; before the tools/list that follows the call it comes after the call completed.
+STRAY_PROGRESS = {
+    "jsonrpc": "2.0",
+    "method": "notifications/progress",
+    "params": {"progressToken": "mcp-matrix-stale-token", "progress": 1},
+}
+LATE_PROGRESS = {
+    "jsonrpc": "2.0",
+    "method": "notifications/progress",
+    "params": {"progressToken": "progress-token-1", "progress": 101, "total": 100},
+}
+
+COVERS: list[Cover] = [
+    Cover(
+        "progress-notifications-optional",
+        "server",
+        f"{TESTS}::test_progress_notifications_carry_token_progress_and_total",
+        fault=set_field("notifications/progress", "params.progressToken", "another-token"),
+    ),
+    Cover(
+        "progress-server-notifications-optional",
+        "server",
+        f"{TESTS}::test_a_modern_servers_progress_carries_token_progress_and_total",
+        fault=set_field("notifications/progress", "params.progressToken", "another-token"),
+    ),
+    Cover(
+        "progress-value-increases",
+        "server",
+        f"{TESTS}::test_progress_increases_with_each_notification",
+        fault=set_field("notifications/progress", "params.progress", 7),
+    ),
+    Cover(
+        "progress-server-value-increases",
+        "server",
+        f"{TESTS}::test_a_modern_servers_progress_increases",
+        fault=set_field("notifications/progress", "params.progress", 7),
+    ),
+    Cover(
+        "progress-message-human-readable",
+        "server",
+        f"{TESTS}::test_a_progress_message_is_for_a_human_reader",
+        fault=set_field("notifications/progress", "params.message", "42"),
+    ),
+    Cover(
+        "progress-server-message-human-readable",
+        "server",
+        f"{TESTS}::test_a_modern_servers_progress_message_is_for_a_human_reader",
+        fault=set_field("notifications/progress", "params.message", "42"),
+    ),
+    Cover(
+        "progress-reference-active-token",
+        "server",
+        f"{TESTS}::test_progress_names_only_active_tokens",
+        fault=inject_before("tools/call", STRAY_PROGRESS),
+    ),
+    Cover(
+        "progress-server-reference-active-token",
+        "server",
+        f"{TESTS}::test_a_modern_servers_progress_names_only_active_tokens",
+        fault=inject_before("tools/call", STRAY_PROGRESS),
+    ),
+    Cover(
+        "progress-stop-after-completion",
+        "server",
+        f"{TESTS}::test_no_progress_after_completion",
+        fault=inject_before("tools/list", LATE_PROGRESS),
+    ),
+    Cover(
+        "progress-server-stop-after-completion",
+        "server",
+        f"{TESTS}::test_a_modern_server_sends_no_progress_after_completion",
+        fault=inject_before("tools/list", LATE_PROGRESS),
+    ),
+    Cover(
+        "progress-track-tokens",
+        "server",
+        f"{TESTS}::test_concurrent_progress_tokens_are_kept_apart",
+        fault=set_field("notifications/progress", "params.progressToken", "track-a"),
+    ),
+    Cover(
+        "progress-token-type",
+        "server",
+        f"{TESTS}::test_the_servers_progress_tokens_are_strings_or_integers",
+        fault=set_field("sampling/createMessage", "params._meta.progressToken", 1.5),
+    ),
+    Cover(
+        "progress-token-unique",
+        "server",
+        f"{TESTS}::test_the_servers_concurrent_requests_have_distinct_progress_tokens",
+        fault=set_field("sampling/createMessage", "params._meta.progressToken", "shared-token"),
+    ),
+]
 
 GAPS: list[Gap] = [
+    Gap(
+        "progress-notifications-optional",
+        "server",
+        "F-012",
+        "the SDK puts `message` in progress notifications at 2024-11-05, which defines no such field",
+        revisions="2024-11-05",
+    ),
+    *gaps(
+        "#3",
+        "the SDK (mcp 2.3.0) implements no tasks: the fixture cannot run a task-augmented request",
+        {
+            "progress-task-token-persists": "server",
+            "progress-task-stop-at-terminal": "server",
+        },
+    ),
+    *gaps(
+        "#3",
+        "a permission of the sending server: no behaviour of the server breaks it (n/a for the server proposed)",
+        {
+            "progress-values-may-be-fractional": "server",
+            "progress-frequency-free": "server",
+            "progress-total-optional": "server",
+            "progress-server-values-may-be-fractional": "server",
+            "progress-server-frequency-free": "server",
+            "progress-server-total-optional": "server",
+        },
+    ),
+    Gap(
+        "progress-rate-limit",
+        "server",
+        "#3",
+        "the spec gives flooding no measure, and the fixture's own tools set the pace (3 notifications, 50 ms apart)",
+    ),
     *gaps(
         "#3",
         "catalogued, not yet tested",
         {
-            "progress-token-type": "both",
-            "progress-token-unique": "both",
-            "progress-notifications-optional": "both",
-            "progress-value-increases": "both",
-            "progress-values-may-be-fractional": "both",
-            "progress-message-human-readable": "both",
-            "progress-reference-active-token": "both",
-            "progress-frequency-free": "both",
-            "progress-total-optional": "both",
-            "progress-task-token-persists": "both",
-            "progress-task-stop-at-terminal": "both",
-            "progress-track-tokens": "both",
-            "progress-rate-limit": "both",
-            "progress-stop-after-completion": "both",
+            "progress-token-type": "client",
+            "progress-token-unique": "client",
+            "progress-notifications-optional": "client",
+            "progress-value-increases": "client",
+            "progress-values-may-be-fractional": "client",
+            "progress-message-human-readable": "client",
+            "progress-reference-active-token": "client",
+            "progress-frequency-free": "client",
+            "progress-total-optional": "client",
+            "progress-task-token-persists": "client",
+            "progress-task-stop-at-terminal": "client",
+            "progress-track-tokens": "client",
+            "progress-rate-limit": "client",
+            "progress-stop-after-completion": "client",
             "progress-client-token-type": "client",
             "progress-client-token-unique": "client",
-            "progress-server-notifications-optional": "server",
-            "progress-server-value-increases": "server",
-            "progress-server-values-may-be-fractional": "server",
-            "progress-server-message-human-readable": "server",
-            "progress-server-reference-active-token": "server",
-            "progress-server-frequency-free": "server",
-            "progress-server-total-optional": "server",
-            "progress-server-stop-after-completion": "server",
         },
     ),
 ]

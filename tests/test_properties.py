@@ -73,13 +73,13 @@ def test_a_range_expands_to_every_revision_between_its_ends(first: str, last: st
     assert parse_revisions(f"{REVISIONS[low]}..") == REVISIONS[low:]
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(catalogues)
 def test_parse_of_render_is_the_catalogue(catalogue: Catalogue) -> None:
     assert parse_catalogue(render_catalogue(catalogue), Path("generated.md")) == catalogue
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(catalogues)
 def test_generation_is_deterministic(catalogue: Catalogue) -> None:
     first = render_json(generate(catalogue, Overrides()))
@@ -104,7 +104,7 @@ def coverage_for(draw: st.DrawFn, catalogue: Catalogue) -> Coverage:
     return Coverage(tuple(covers), tuple(gaps))
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(catalogues.flatmap(lambda c: st.tuples(st.just(c), coverage_for(c))))
 def test_every_cell_is_in_exactly_one_state(case: tuple[Catalogue, Coverage]) -> None:
     catalogue, coverage = case

@@ -79,6 +79,26 @@ def parse_sse(lines: Any) -> Any:
         yield event | {"data": "\n".join(data)}
 
 
+class OpenRequest:
+    """A request POSTed by ``HttpPeer.open_request``: its answer reaches the session as any does, and
+    the client can drop the response stream mid-request (2026-07-28's cancellation on Streamable HTTP)."""
+
+    def __init__(self, response: http.client.HTTPResponse, trace: Trace, request_id: Any) -> None:
+        self._response = response
+        self._trace = trace
+        self.request_id = request_id
+        self.ended = threading.Event()  # the answer is over: the server ended it, or the client dropped it
+
+    def close(self, timeout: float = DEFAULT_TIMEOUT_SECONDS) -> None:
+        """Drop the response stream (the server sees the client disconnect), bounded by ``timeout``."""
+        self._trace.lifecycle("client-to-server", "close-response-stream", id=self.request_id)
+        connection = getattr(self._response, "connection_of_mcp_matrix", None)
+        with contextlib.suppress(OSError):
+            if connection is not None and connection.sock is not None:
+                connection.sock.shutdown(socket.SHUT_RDWR)
+        self.ended.wait(timeout)
+
+
 class HttpPeer(Peer):
     """The client end of one Streamable HTTP session (or, at 2026-07-28, of stateless requests)."""
 
@@ -245,6 +265,40 @@ class HttpPeer(Peer):
         exchange.body = body
         if body.strip():
             self.inbound.put(body.strip() + b"\n")
+
+    def open_request(self, frame: dict) -> OpenRequest:
+        """POST a request as ``send_request`` does, keeping hold of its answer (see ``OpenRequest``).
+
+        The answer, an event stream or a JSON body, is read by a thread of its own, so the client can
+        drop it at any point after the status line."""
+        self._pending_methods[frame["id"]] = frame["method"]
+        self._check_own(frame)
+        self.trace.message("client-to-server", frame)
+        headers = self.headers_for(frame)
+        self.trace.record("client-to-server", "http", method="POST", headers=headers)
+        response = self._send_http("POST", json.dumps(frame, separators=(",", ":")).encode(), headers)
+        streamed = self._record("POST", response, _target("POST", frame)).headers.get("content-type", "")
+        handle = OpenRequest(response, self.trace, frame["id"])
+
+        def read() -> None:
+            try:
+                if streamed.startswith("text/event-stream"):
+                    self._read_stream(response)
+                    return
+                with contextlib.suppress(Exception):  # dropped by the client, or by teardown
+                    body = response.read().strip()
+                    if body:
+                        self.inbound.put(body + b"\n")
+                with contextlib.suppress(Exception):
+                    self._done(response)
+            finally:
+                handle.ended.set()
+
+        reader = threading.Thread(target=read, daemon=True)
+        with self._lock:
+            self._readers.append(reader)
+        reader.start()
+        return handle
 
     def _read_stream(self, response: http.client.HTTPResponse) -> None:
         # A reader thread never raises: teardown closes its socket under it (http.client then fails

@@ -1,0 +1,440 @@
+"""Cancellation, server side: what the server does with a cancelled request, and what it cancels itself
+(docs/spec/requirements.md, cancellation).
+
+A request is cancelled the way its revision and transport say (C-15): by ``notifications/cancelled``,
+except on Streamable HTTP at 2026-07-28, where closing the request's response stream is the signal.
+The fixture's ``test_cancellable_operation`` works in 50 ms steps, so that a cancellation lands while
+it runs, and ``test_cancellable_operation_outcome`` tells how a run ended: once its response stream
+is closed, nothing else shows whether the server stopped. ``Wire`` keeps every frame the server sends
+in order, with the requests of either side still in flight when it came.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from conformance.covers import for_req
+from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.http import HttpPeer, OpenRequest
+from conformance.harness.peer import ImplementationTimeout, Peer
+from conformance.harness.stdio import StdioPeer
+from conformance.plugin import SessionFactory
+from conformance.vocabulary import TRANSPORT_REVISIONS
+
+SLOW_TOOL = "test_cancellable_operation"
+OUTCOME_TOOL = "test_cancellable_operation_outcome"
+END_SUBSCRIPTIONS_TOOL = "test_end_subscriptions"
+QUICK_TOOL = "test_simple_text"
+SAMPLING_TOOL = "test_sampling"
+SLOW_STEPS = 40  # 2 s of work: an ignored cancellation shows as a run that completed
+QUIET_SECONDS = 0.5  # how long a frame that must not come is awaited, once the server is done
+REASON = "mcp-matrix: cancelled by the conformance suite"
+
+
+# -- requests and their cancellation ------------------------------------------------------------
+
+
+@dataclass
+class Call:
+    """A request in flight, and on Streamable HTTP the hold on its answer."""
+
+    peer: Peer
+    frame: dict
+    stream: OpenRequest | None = None
+
+    @property
+    def id(self) -> Any:
+        return self.frame["id"]
+
+
+def start(peer: Peer, frame: dict) -> Call:
+    """Send a request without waiting for its answer."""
+    if isinstance(peer, HttpPeer):
+        return Call(peer, frame, peer.open_request(frame))
+    peer.send_request(frame)
+    return Call(peer, frame)
+
+
+def cancel(call: Call, reason: str = REASON) -> None:
+    """Signal the cancellation of ``call`` as its revision and transport say (C-15)."""
+    if call.stream is not None and call.peer.stateless:
+        call.stream.close()  # 2026-07-28 on Streamable HTTP: closing the response stream is the signal
+    else:
+        call.peer.notify("notifications/cancelled", {"requestId": call.id, "reason": reason})
+
+
+def tool_call(peer: Peer, request_id: Any, name: str, arguments: dict | None = None, token: Any = None) -> dict:
+    """A tools/call request in its revision's form, with a progress token when ``token`` is given."""
+    params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
+    if token is not None:
+        params["_meta"] = {"progressToken": token}
+    return peer.envelope("tools/call", request_id, params)
+
+
+def require_tools(peer: Peer, *names: str) -> None:
+    """Skip as fixture-missing unless the server lists every tool of ``names``."""
+    listed = peer.rpc("tools/list", check=False).get("result", {}).get("tools", [])
+    missing = sorted(set(names) - {tool.get("name") for tool in listed})
+    if missing:
+        pytest.skip(f"fixture-missing: the server has no {', '.join(missing)} tool")
+
+
+def is_response(frame: dict) -> bool:
+    return "method" not in frame and "id" in frame
+
+
+def answers(frame: dict, request_id: Any) -> bool:
+    return is_response(frame) and frame["id"] == request_id
+
+
+def params_of(frame: dict) -> dict:
+    params = frame.get("params")
+    return params if isinstance(params, dict) else {}
+
+
+def cancels(frame: dict, request_id: Any) -> bool:
+    """``frame`` is a notifications/cancelled naming ``request_id``."""
+    return frame.get("method") == "notifications/cancelled" and params_of(frame).get("requestId") == request_id
+
+
+def reports_progress(frame: dict, token: Any) -> bool:
+    return frame.get("method") == "notifications/progress" and params_of(frame).get("progressToken") == token
+
+
+@dataclass
+class Seen:
+    """A frame from the server, with what was in flight when it came."""
+
+    frame: dict
+    client_requests: dict[Any, dict]  # the client's requests not yet answered nor cancelled: id -> request
+    server_requests: dict[Any, str]  # the server's requests not yet answered: id -> method
+
+
+@dataclass
+class Wire:
+    """Every frame the server sends, in order, against the requests in flight at the time."""
+
+    peer: Peer
+    seen: list[Seen] = field(default_factory=list)
+    sent: dict[Any, dict] = field(default_factory=dict)  # every request the client sent: id -> request
+    client_requests: dict[Any, dict] = field(default_factory=dict)
+    server_requests: dict[Any, str] = field(default_factory=dict)
+
+    def send(self, frame: dict) -> Call:
+        self.sent[frame["id"]] = self.client_requests[frame["id"]] = frame
+        return start(self.peer, frame)
+
+    def cancel(self, call: Call, reason: str = REASON) -> None:
+        self.client_requests.pop(call.id, None)
+        cancel(call, reason)
+
+    def until(self, predicate: Callable[[dict], bool], what: str, timeout: float | None = None) -> dict:
+        """Take frames until one satisfies ``predicate``; ImplementationTimeout after ``timeout``."""
+        bound = self.peer.timeout if timeout is None else timeout
+        deadline = time.monotonic() + bound
+        while True:
+            try:
+                frame = self.peer.receive(max(0.0, deadline - time.monotonic()))
+            except ImplementationTimeout:
+                raise ImplementationTimeout(f"no {what} within {bound:g}s") from None
+            self.seen.append(Seen(frame, dict(self.client_requests), dict(self.server_requests)))
+            if is_response(frame):
+                self.client_requests.pop(frame["id"], None)
+            elif "id" in frame:
+                self.server_requests[frame["id"]] = frame["method"]
+            if predicate(frame):
+                return frame
+
+    def answer(self, request_id: Any) -> dict:
+        """The response to ``request_id``, whether it already came or is still to come."""
+        came = next((s.frame for s in self.seen if answers(s.frame, request_id)), None)
+        return came or self.until(lambda f: answers(f, request_id), f"response to {request_id!r}")
+
+    def settle(self) -> None:
+        """Take whatever else the server sends within QUIET_SECONDS."""
+        with contextlib.suppress(ImplementationTimeout):
+            self.until(lambda _: False, "frame", QUIET_SECONDS)
+
+    def notifications(self, method: str) -> list[Seen]:
+        return [s for s in self.seen if s.frame.get("method") == method and "id" not in s.frame]
+
+
+# -- a slow operation, cancelled ------------------------------------------------------------------
+
+
+def slow_operation(peer: Peer, wire: Wire | None = None, steps: int = SLOW_STEPS) -> tuple[Call, str]:
+    """Start test_cancellable_operation and wait until it is under way (its first progress notification)."""
+    peer.open()
+    require_tools(peer, SLOW_TOOL, OUTCOME_TOOL)
+    wire = wire or Wire(peer)
+    run_id = f"run-{uuid.uuid4().hex}"
+    call = wire.send(tool_call(peer, "slow-op", SLOW_TOOL, {"run_id": run_id, "steps": steps}, token="slow-op"))
+    first = wire.until(
+        lambda f: answers(f, call.id) or reports_progress(f, "slow-op"),
+        "progress notification of the slow operation",
+    )
+    assert not is_response(first), f"the operation ended before it could be cancelled: {first}"
+    return call, run_id
+
+
+def outcome(peer: Peer, run_id: str) -> str:
+    """How the run ended, once it has (the outcome tool waits up to 3 s for that)."""
+    response = peer.rpc("tools/call", {"name": OUTCOME_TOOL, "arguments": {"run_id": run_id}}, check=False)
+    assert "result" in response, f"{OUTCOME_TOOL} failed: {response}"
+    return " ".join(item.get("text", "") for item in response["result"].get("content", []))
+
+
+def check_stops_processing(peer: Peer) -> None:
+    call, run_id = slow_operation(peer)
+    cancel(call)
+    ended = outcome(peer, run_id)
+    assert ended.startswith("cancelled"), f"cancelled after its first step, the operation ended {ended!r}"
+
+
+def check_no_response(peer: Peer) -> None:
+    call, run_id = slow_operation(peer)
+    cancel(call)
+    outcome(peer, run_id)  # the operation is over: an answer to it, if any, is on its way
+    try:
+        answer = peer.expect_response(call.id, timeout=QUIET_SECONDS)
+    except ImplementationTimeout:
+        return
+    raise AssertionError(f"the server answered the request it was told to cancel: {answer}")
+
+
+@for_req("cancellation-receiver-stop-processing", "server", transports=BOTH_TRANSPORTS)
+def test_a_cancelled_request_stops_being_processed(revision: str, transport: str, peer: Peer) -> None:
+    check_stops_processing(peer)
+
+
+@for_req("cancellation-server-stop-processing", "server", transports=BOTH_TRANSPORTS)
+def test_a_modern_server_stops_processing_a_cancelled_request(revision: str, transport: str, peer: Peer) -> None:
+    check_stops_processing(peer)
+
+
+@for_req("cancellation-receiver-no-response", "server")
+def test_a_cancelled_request_gets_no_response(
+    revision: str, request: pytest.FixtureRequest, open_session: SessionFactory
+) -> None:
+    """Over stdio and, where the revision has it, Streamable HTTP, in one cell: the SDK fails this over
+    HTTP only (F-010) and a gap holds a whole cell, so each cell's test tries both transports."""
+    if revision not in TRANSPORT_REVISIONS["streamable-http"]:
+        check_no_response(request.getfixturevalue("server"))
+        return
+    with open_session(revision) as stdio:
+        check_no_response(stdio)
+    check_no_response(request.getfixturevalue("http_server"))
+
+
+@for_req("cancellation-server-no-response", "server")
+def test_a_modern_server_does_not_answer_a_cancelled_request(revision: str, server: Peer) -> None:
+    """stdio only: on Streamable HTTP a 2026-07-28 client cancels by closing the response stream, after
+    which no answer can reach it; that transport's own rule is a streamable-http row (C-17)."""
+    check_no_response(server)
+
+
+@for_req("cancellation-log-reasons", "server")
+def test_the_server_logs_the_reason_of_a_cancellation(revision: str, server: StdioPeer) -> None:
+    """stdio only: a server's log is its stderr there; over HTTP the suite does not see the server's log."""
+    call, run_id = slow_operation(server)
+    reason = f"mcp-matrix reason {uuid.uuid4().hex}"
+    cancel(call, reason)
+    outcome(server, run_id)  # the cancellation has been handled
+    if reason not in server.stderr:
+        Wire(server).settle()  # stderr is read by a thread of its own: give it a bounded moment
+    assert reason in server.stderr, f"the reason {reason!r} is nowhere in the server's stderr:\n{server.stderr[-2000:]}"
+
+
+# -- cancellations the server receives out of turn --------------------------------------------------
+
+INVALID_CANCELLATIONS: tuple[dict | None, ...] = (
+    None,  # no params at all
+    {},  # no requestId
+    {"requestId": {"not": "an id"}},
+    {"requestId": True},
+    {"requestId": "mcp-matrix-unknown-request", "reason": REASON},
+)
+
+
+def probe_method(peer: Peer) -> str:
+    return "server/discover" if peer.stateless else "ping"
+
+
+@for_req("cancellation-ignore-invalid", "server", transports=BOTH_TRANSPORTS)
+def test_invalid_cancellations_are_ignored(revision: str, transport: str, peer: Peer) -> None:
+    peer.open()
+    finished = peer.rpc(probe_method(peer), check=False)
+    posted = len(peer.exchanges) if isinstance(peer, HttpPeer) else 0
+    for params in (*INVALID_CANCELLATIONS, {"requestId": finished["id"]}):
+        peer.notify("notifications/cancelled", params)
+    if isinstance(peer, HttpPeer):
+        refused = [e.status for e in peer.exchanges[posted:] if not 200 <= e.status < 300]
+        assert not refused, f"the server refused cancellations with HTTP {refused}"
+    wire = Wire(peer)
+    probe = wire.send(peer.envelope(probe_method(peer), "probe"))
+    answer = wire.answer(probe.id)
+    assert "result" in answer, f"after the invalid cancellations the server answered {answer}"
+    wire.settle()
+    errors = [s.frame for s in wire.seen if is_response(s.frame) and s.frame["id"] != "probe"]
+    assert not errors, f"the server answered cancellations it had to ignore: {errors}"
+
+
+@for_req("cancellation-race-graceful", "server", transports=BOTH_TRANSPORTS)
+def test_a_cancellation_that_crosses_the_response_does_no_harm(revision: str, transport: str, peer: Peer) -> None:
+    peer.open()
+    wire = Wire(peer)
+    finished = wire.send(tool_call(peer, "race-after", QUICK_TOOL))
+    wire.answer(finished.id)
+    cancel(finished)  # the request is over and its response went out
+    racing = wire.send(tool_call(peer, "race-during", QUICK_TOOL))
+    cancel(racing)  # the cancellation crosses the request
+    probe = wire.send(tool_call(peer, "probe", QUICK_TOOL))
+    answer = wire.answer(probe.id)
+    assert "result" in answer and not answer["result"].get("isError"), f"then a tool call was answered {answer}"
+    wire.settle()
+    raced = [s.frame for s in wire.seen if is_response(s.frame) and s.frame["id"] == racing.id]
+    assert len(raced) <= 1, f"the racing request was answered {len(raced)} times: {raced}"
+    assert all("result" in f or "error" in f for f in raced), raced
+
+
+# -- the cancellations the server sends ---------------------------------------------------------------
+
+
+def sampling_cancelled(peer: Peer) -> Wire:
+    """Before 2026-07-28: the server asks for sampling during a tool call, and the call is cancelled."""
+    peer.open({"sampling": {}})
+    require_tools(peer, SAMPLING_TOOL)
+    wire = Wire(peer)
+    call = wire.send(tool_call(peer, "sampling-call", SAMPLING_TOOL, {"prompt": "Say hello"}))
+    asked = wire.until(lambda f: "id" in f and ("method" in f or f["id"] == call.id), "sampling request")
+    if is_response(asked):
+        pytest.skip(f"fixture-missing: {SAMPLING_TOOL} sent the client no request ({asked})")
+    wire.cancel(call)
+    wire.answer(wire.send(peer.envelope("ping", "probe")).id)
+    wire.settle()
+    return wire
+
+
+def open_listen(peer: Peer, wire: Wire) -> Call:
+    """At 2026-07-28: open a subscriptions/listen stream and wait for its acknowledgement."""
+    listen = wire.send(peer.envelope("subscriptions/listen", "listen", {"notifications": {"toolsListChanged": True}}))
+    first = wire.until(
+        lambda f: f.get("method") == "notifications/subscriptions/acknowledged" or is_response(f), "acknowledgement"
+    )
+    if is_response(first):
+        pytest.skip(f"fixture-missing: the server does not serve subscriptions/listen ({first})")
+    return listen
+
+
+def end_listen(peer: Peer, wire: Wire, listen: Call) -> str:
+    """Have the server tear the stream down; how it ended it: ``cancelled``, ``response`` or ``closed``."""
+    wire.answer(wire.send(tool_call(peer, "end", END_SUBSCRIPTIONS_TOOL)).id)
+
+    def ends(frame: dict) -> bool:
+        return answers(frame, listen.id) or cancels(frame, listen.id)
+
+    try:
+        last = next((s.frame for s in wire.seen if ends(s.frame)), None) or wire.until(ends, "end of the stream")
+    except ImplementationTimeout:
+        if listen.stream is not None and listen.stream.ended.is_set():
+            return "closed"
+        raise
+    return "response" if is_response(last) else "cancelled"
+
+
+def listen_torn_down(peer: Peer) -> Wire:
+    """At 2026-07-28: a subscription stream, a tool call cancelled mid-way, then the stream torn down."""
+    peer.open()
+    require_tools(peer, SLOW_TOOL, OUTCOME_TOOL, END_SUBSCRIPTIONS_TOOL)
+    wire = Wire(peer)
+    listen = open_listen(peer, wire)
+    call, _ = slow_operation(peer, wire, steps=4)
+    wire.cancel(call)
+    end_listen(peer, wire, listen)
+    wire.settle()
+    return wire
+
+
+def server_cancellations(peer: Peer) -> Wire:
+    return listen_torn_down(peer) if peer.stateless else sampling_cancelled(peer)
+
+
+def check_cancellations_in_flight(wire: Wire) -> None:
+    """Every notifications/cancelled names a request in flight when it came: the server's own before
+    2026-07-28, a client's (a subscriptions/listen) at 2026-07-28."""
+    for seen in wire.notifications("notifications/cancelled"):
+        named = params_of(seen.frame).get("requestId")
+        in_flight = seen.client_requests if wire.peer.stateless else seen.server_requests
+        assert named in in_flight, (
+            f"{seen.frame} names no request in flight (in flight then: {sorted(map(repr, in_flight))})"
+        )
+
+
+@for_req("cancellation-reference-own-inflight-request", "server", transports=BOTH_TRANSPORTS)
+def test_the_server_cancels_only_its_own_requests_in_flight(revision: str, transport: str, peer: Peer) -> None:
+    check_cancellations_in_flight(sampling_cancelled(peer))
+
+
+@for_req("cancellation-target-in-flight-cancellednotification", "server", transports=BOTH_TRANSPORTS)
+def test_the_server_cancels_requests_still_in_flight(revision: str, transport: str, peer: Peer) -> None:
+    check_cancellations_in_flight(server_cancellations(peer))
+
+
+@for_req("cancellation-request-id-for-non-task-requestid", "server", transports=BOTH_TRANSPORTS)
+def test_the_servers_cancellations_carry_a_request_id(revision: str, transport: str, peer: Peer) -> None:
+    for seen in sampling_cancelled(peer).notifications("notifications/cancelled"):
+        assert "requestId" in params_of(seen.frame), f"a cancellation without requestId: {seen.frame}"
+
+
+@for_req("cancellation-sender-ignore-late-response", "server", transports=BOTH_TRANSPORTS)
+def test_the_server_ignores_a_late_answer_to_a_request_it_cancelled(revision: str, transport: str, peer: Peer) -> None:
+    wire = sampling_cancelled(peer)
+    cancelled = [params_of(s.frame).get("requestId") for s in wire.notifications("notifications/cancelled")]
+    if not cancelled:
+        pytest.skip("fixture-missing: the server cancelled none of its requests when its tool call was cancelled")
+    late = {"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "mcp-matrix"}
+    peer.send({"jsonrpc": "2.0", "id": cancelled[0], "result": late})
+    answer = wire.answer(wire.send(peer.envelope("ping", "after-late")).id)
+    assert "result" in answer, f"after the late answer the server answered a ping with {answer}"
+    wire.settle()
+    replies = [s.frame for s in wire.seen if is_response(s.frame) and s.frame["id"] not in wire.sent]
+    assert not replies, f"the server answered the late response: {replies}"
+
+
+@for_req("cancellation-reference-client-request", "server", transports=BOTH_TRANSPORTS)
+def test_a_modern_server_cancels_only_client_requests_in_flight(revision: str, transport: str, peer: Peer) -> None:
+    check_cancellations_in_flight(listen_torn_down(peer))
+
+
+@for_req("cancellation-server-sent-only-subscriptions", "server", transports=BOTH_TRANSPORTS)
+def test_a_modern_server_cancels_only_subscription_streams(revision: str, transport: str, peer: Peer) -> None:
+    wire = listen_torn_down(peer)
+    listens = {request_id for request_id, request in wire.sent.items() if request["method"] == "subscriptions/listen"}
+    for seen in wire.notifications("notifications/cancelled"):
+        named = params_of(seen.frame).get("requestId")
+        assert named in listens, f"{seen.frame} names no subscriptions/listen request (those were {sorted(listens)})"
+
+
+@for_req("cancellation-server-subscription-teardown", "server", transports=BOTH_TRANSPORTS)
+def test_a_torn_down_subscription_stream_is_ended_for_its_client(revision: str, transport: str, peer: Peer) -> None:
+    """C-16: on stdio a notifications/cancelled or a successful subscriptions/listen response ends the
+    stream; on Streamable HTTP closing the stream ends it too. A cancellation naming another request fails."""
+    peer.open()
+    require_tools(peer, END_SUBSCRIPTIONS_TOOL)
+    wire = Wire(peer)
+    listen = open_listen(peer, wire)
+    ending = end_listen(peer, wire, listen)
+    wire.settle()
+    if ending == "response":
+        answer = next(s.frame for s in wire.seen if is_response(s.frame) and s.frame["id"] == listen.id)
+        assert "result" in answer, f"the stream ended with an error, not a teardown: {answer}"
+    for seen in wire.notifications("notifications/cancelled"):
+        named = params_of(seen.frame).get("requestId")
+        assert named == listen.id, f"at teardown the server cancelled {named!r}, not the stream {listen.id!r}"

@@ -1,0 +1,213 @@
+"""Progress, server side: the progress notifications the server sends, and the progress tokens of the
+requests it issues (docs/spec/requirements.md, progress).
+
+The server's notifications come from the official suite's ``test_tool_with_progress`` (progress 0, 50
+and 100 of 100, 50 ms apart, when the request carries a ``progressToken``); the requests the server
+issues come from ``test_sampling`` (before 2026-07-28). ``Wire`` (test_cancellation.py) keeps every
+frame in order, with the requests still in flight when it came.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from typing import Any
+
+import pytest
+
+from conformance.covers import for_req
+from conformance.harness import schema
+from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.peer import Peer
+from conformance.test_cancellation import (
+    SAMPLING_TOOL,
+    Seen,
+    Wire,
+    answers,
+    is_response,
+    params_of,
+    require_tools,
+    tool_call,
+)
+
+PROGRESS_TOOL = "test_tool_with_progress"
+TOKEN = "progress-token-1"
+CALL_ID = "progress-call"
+PRINTABLE = re.compile(r"^[^\x00-\x08\x0b-\x1f\x7f]+$")
+
+
+def progress_run(peer: Peer, tokens: tuple[Any, ...] = (TOKEN,)) -> Wire:
+    """Call the progress tool once per token, concurrently, then ``tools/list``; every frame kept."""
+    peer.open()
+    require_tools(peer, PROGRESS_TOOL)
+    wire = Wire(peer)
+    calls = [wire.send(tool_call(peer, f"{CALL_ID}-{i}", PROGRESS_TOOL, token=t)) for i, t in enumerate(tokens)]
+    for call in calls:
+        wire.answer(call.id)
+    wire.answer(wire.send(peer.envelope("tools/list", "after")).id)  # the probe that follows the call
+    wire.settle()
+    return wire
+
+
+def progress_of(wire: Wire) -> list[Seen]:
+    return wire.notifications("notifications/progress")
+
+
+def series(wire: Wire, token: Any) -> list[Any]:
+    return [
+        params_of(s.frame).get("progress")
+        for s in progress_of(wire)
+        if params_of(s.frame).get("progressToken") == token
+    ]
+
+
+def check_notification_content(revision: str, wire: Wire) -> None:
+    """Each notification carries the request's token, the progress so far and optionally total (and
+    message from 2025-03-26): the revision's ProgressNotification, judged strictly."""
+    for seen in progress_of(wire):
+        assert params_of(seen.frame).get("progressToken") == TOKEN, f"a notification for another token: {seen.frame}"
+        # Before 2025-11-25 the schema's ProgressNotification leaves the JSON-RPC envelope to JSONRPCNotification.
+        envelope = schema.revision_schema(revision, strict=False)
+        listed = envelope[schema.definitions_key(envelope)]["ProgressNotification"].get("properties", {})
+        notification = {k: v for k, v in seen.frame.items() if k in listed or k != "jsonrpc"}
+        problems = schema.violations(revision, "ProgressNotification", notification)
+        assert not problems, f"{seen.frame}:\n" + "\n".join(problems)
+
+
+def check_increasing(wire: Wire) -> None:
+    values = series(wire, TOKEN)
+    assert all(isinstance(v, int | float) and not isinstance(v, bool) for v in values), f"progress values {values}"
+    assert all(a < b for a, b in itertools.pairwise(values)), f"progress did not increase: {values}"
+
+
+def check_human_messages(wire: Wire) -> None:
+    """A message, where there is one, is text for a person: words, no control characters, not data."""
+    for seen in progress_of(wire):
+        message = params_of(seen.frame).get("message")
+        if message is None:
+            continue
+        assert isinstance(message, str) and message.strip(), f"an empty or non-text message: {seen.frame}"
+        assert PRINTABLE.match(message) and re.search(r"[^\W\d_]{2,}", message), f"not words: {message!r}"
+        try:
+            json.loads(message)
+        except ValueError:
+            continue
+        raise AssertionError(f"the message is data, not text for a person: {message!r}")
+
+
+def check_active_tokens(wire: Wire) -> None:
+    """Each notification names the token of a request of the client still in flight when it came."""
+    for seen in progress_of(wire):
+        active = {params_of(r).get("_meta", {}).get("progressToken") for r in seen.client_requests.values()} - {None}
+        token = params_of(seen.frame).get("progressToken")
+        assert token in active, f"{seen.frame} names no active token (active then: {sorted(map(repr, active))})"
+
+
+def check_none_after_completion(wire: Wire) -> None:
+    done = next(i for i, s in enumerate(wire.seen) if answers(s.frame, f"{CALL_ID}-0"))
+    late = [s.frame for s in wire.seen[done + 1 :] if s.frame.get("method") == "notifications/progress"]
+    assert not late, f"progress after the request's response: {late}"
+
+
+@for_req("progress-notifications-optional", "server", transports=BOTH_TRANSPORTS)
+def test_progress_notifications_carry_token_progress_and_total(revision: str, transport: str, peer: Peer) -> None:
+    check_notification_content(revision, progress_run(peer))
+
+
+@for_req("progress-server-notifications-optional", "server", transports=BOTH_TRANSPORTS)
+def test_a_modern_servers_progress_carries_token_progress_and_total(revision: str, transport: str, peer: Peer) -> None:
+    check_notification_content(revision, progress_run(peer))
+
+
+@for_req("progress-value-increases", "server", transports=BOTH_TRANSPORTS)
+def test_progress_increases_with_each_notification(revision: str, transport: str, peer: Peer) -> None:
+    check_increasing(progress_run(peer))
+
+
+@for_req("progress-server-value-increases", "server", transports=BOTH_TRANSPORTS)
+def test_a_modern_servers_progress_increases(revision: str, transport: str, peer: Peer) -> None:
+    check_increasing(progress_run(peer))
+
+
+@for_req("progress-message-human-readable", "server", transports=BOTH_TRANSPORTS)
+def test_a_progress_message_is_for_a_human_reader(revision: str, transport: str, peer: Peer) -> None:
+    check_human_messages(progress_run(peer))
+
+
+@for_req("progress-server-message-human-readable", "server", transports=BOTH_TRANSPORTS)
+def test_a_modern_servers_progress_message_is_for_a_human_reader(revision: str, transport: str, peer: Peer) -> None:
+    check_human_messages(progress_run(peer))
+
+
+@for_req("progress-reference-active-token", "server", transports=BOTH_TRANSPORTS)
+def test_progress_names_only_active_tokens(revision: str, transport: str, peer: Peer) -> None:
+    check_active_tokens(progress_run(peer))
+
+
+@for_req("progress-server-reference-active-token", "server", transports=BOTH_TRANSPORTS)
+def test_a_modern_servers_progress_names_only_active_tokens(revision: str, transport: str, peer: Peer) -> None:
+    check_active_tokens(progress_run(peer))
+
+
+@for_req("progress-stop-after-completion", "server", transports=BOTH_TRANSPORTS)
+def test_no_progress_after_completion(revision: str, transport: str, peer: Peer) -> None:
+    check_none_after_completion(progress_run(peer))
+
+
+@for_req("progress-server-stop-after-completion", "server", transports=BOTH_TRANSPORTS)
+def test_a_modern_server_sends_no_progress_after_completion(revision: str, transport: str, peer: Peer) -> None:
+    check_none_after_completion(progress_run(peer))
+
+
+@for_req("progress-track-tokens", "server", transports=BOTH_TRANSPORTS)
+def test_concurrent_progress_tokens_are_kept_apart(revision: str, transport: str, peer: Peer) -> None:
+    """Two requests in flight at once, each with its own token: each token gets its own rising series."""
+    tokens = ("track-a", "track-b")
+    wire = progress_run(peer, tokens)
+    named = {params_of(s.frame).get("progressToken") for s in progress_of(wire)}
+    assert named <= set(tokens), f"notifications named {sorted(map(repr, named - set(tokens)))}"
+    check_active_tokens(wire)
+    for token in tokens:
+        values = series(wire, token)
+        assert all(a < b for a, b in itertools.pairwise(values)), f"{token}: {values}"
+
+
+# -- the progress tokens of the requests the server issues (before 2026-07-28) --------------------
+
+
+def server_requests(peer: Peer, count: int) -> list[dict]:
+    """``count`` tool calls that each make the server ask the client for sampling; the server's requests."""
+    peer.open({"sampling": {}})
+    require_tools(peer, SAMPLING_TOOL)
+    wire = Wire(peer)
+    calls = [wire.send(tool_call(peer, f"sampling-{i}", SAMPLING_TOOL, {"prompt": "Say hello"})) for i in range(count)]
+    asked: list[dict] = []
+    while len(asked) < count:
+        frame = wire.until(lambda f: "id" in f, "request from the server")
+        if is_response(frame) and frame["id"] in {c.id for c in calls}:
+            pytest.skip(f"fixture-missing: {SAMPLING_TOOL} sent the client no request ({frame})")
+        if not is_response(frame):
+            asked.append(frame)
+    return asked
+
+
+def token_of(request: dict) -> Any:
+    meta = params_of(request).get("_meta")
+    return meta.get("progressToken") if isinstance(meta, dict) else None
+
+
+@for_req("progress-token-type", "server", transports=BOTH_TRANSPORTS)
+def test_the_servers_progress_tokens_are_strings_or_integers(revision: str, transport: str, peer: Peer) -> None:
+    for request in server_requests(peer, 1):
+        token = token_of(request)
+        valid = token is None or (isinstance(token, str | int) and not isinstance(token, bool))
+        assert valid, f"progressToken {token!r} in {request}"
+
+
+@for_req("progress-token-unique", "server", transports=BOTH_TRANSPORTS)
+def test_the_servers_concurrent_requests_have_distinct_progress_tokens(
+    revision: str, transport: str, peer: Peer
+) -> None:
+    tokens = [json.dumps(token_of(r)) for r in server_requests(peer, 2) if token_of(r) is not None]
+    assert len(tokens) == len(set(tokens)), f"two requests in flight share a progressToken: {tokens}"
