@@ -13,7 +13,7 @@ import pytest
 from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
-from conformance.test_tools import list_items, server_capabilities
+from conformance.harness.surface import list_items, server_capabilities
 
 UNKNOWN_PROMPT = "mcp-matrix-no-such-prompt"
 METHOD_NOT_FOUND = -32601

@@ -13,7 +13,7 @@ import pytest
 from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
-from conformance.test_tools import LIST_KEYS, list_pages
+from conformance.harness.surface import LIST_KEYS, list_pages
 
 INVALID_CURSOR = "mcp-matrix-not-a-cursor-the-server-issued"
 INVALID_PARAMS = -32602

@@ -20,7 +20,7 @@ from conformance.covers import for_req
 from conformance.harness import schema
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
-from conformance.test_cancellation import (
+from conformance.harness.wire import (
     SAMPLING_TOOL,
     Seen,
     Wire,

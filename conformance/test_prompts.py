@@ -15,8 +15,7 @@ import pytest
 from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
-from conformance.plugin import SessionFactory
-from conformance.test_tools import (
+from conformance.harness.surface import (
     assert_available_is_listed,
     assert_capability_declared,
     assert_list_changed_announced,
@@ -24,6 +23,7 @@ from conformance.test_tools import (
     is_base64,
     listed,
 )
+from conformance.plugin import SessionFactory
 
 SIMPLE_PROMPT = "test_simple_prompt"
 ARGUMENTS_PROMPT = "test_prompt_with_arguments"

@@ -15,8 +15,7 @@ import pytest
 from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
-from conformance.plugin import SessionFactory
-from conformance.test_tools import (
+from conformance.harness.surface import (
     assert_available_is_listed,
     assert_capability_declared,
     assert_list_changed_announced,
@@ -25,6 +24,7 @@ from conformance.test_tools import (
     list_items,
     listed,
 )
+from conformance.plugin import SessionFactory
 
 STATIC_TEXT = "test://static-text"
 UNKNOWN_RESOURCE = "test://mcp-matrix/no-such-resource"

@@ -1,0 +1,184 @@
+"""The feature surface of a server as the tests of every feature see it: the capability declared,
+the list as one whole (following cursors), the list compared across connections, list-changed
+announcements. Shared by the tests of tools, resources, prompts, completion and pagination.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from conformance.harness.peer import ImplementationTimeout, Peer
+
+if TYPE_CHECKING:
+    from conformance.plugin import SessionFactory
+
+MAX_PAGES = 50  # a list longer than this many pages is a runaway cursor, not a long list
+LIST_KEYS = {
+    "tools/list": "tools",
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+    "prompts/list": "prompts",
+}
+
+
+def server_capabilities(peer: Peer) -> dict:
+    """The capabilities the server declares: the initialize result's, or server/discover's at 2026-07-28.
+
+    Opens the session: at revisions with a handshake, this is its initialize.
+    """
+    response = peer.rpc("server/discover", check=False) if peer.stateless else {"result": peer.initialize(check=False)}
+    capabilities = response.get("result", {}).get("capabilities")
+    assert isinstance(capabilities, dict), f"no capabilities declared: {response}"
+    return capabilities
+
+
+def list_pages(peer: Peer, method: str, params: dict | None = None) -> list[dict]:
+    """Every response of a list request, following ``nextCursor`` until a page has none."""
+    responses = [peer.rpc(method, params, check=False)]
+    while len(responses) < MAX_PAGES:
+        cursor = responses[-1].get("result", {}).get("nextCursor")
+        if cursor is None:
+            return responses
+        responses.append(peer.rpc(method, {"cursor": cursor}, check=False))
+    raise AssertionError(f"{method} still had a nextCursor after {MAX_PAGES} pages")
+
+
+def list_items(peer: Peer, method: str) -> list[dict] | None:
+    """The items of every page of a list request, or None when the server refuses the request."""
+    items: list[dict] = []
+    for response in list_pages(peer, method):
+        if "result" not in response:
+            return None
+        page = response["result"].get(LIST_KEYS[method])
+        assert isinstance(page, list), f"{method} answered without a {LIST_KEYS[method]} array: {response}"
+        items.extend(page)
+    return items
+
+
+def listed(peer: Peer, method: str) -> list[dict]:
+    """The items of a list request the server must answer."""
+    items = list_items(peer, method)
+    assert items is not None, f"{method} was refused"
+    return items
+
+
+def names(items: list[dict], key: str = "name") -> list[Any]:
+    return [item.get(key) for item in items]
+
+
+def canonical(items: list[dict]) -> list[str]:
+    """A list's items as comparable text, whatever their order."""
+    return sorted(json.dumps(item, sort_keys=True) for item in items)
+
+
+def is_base64(data: object) -> bool:
+    """``data`` is a string of standard base64 (RFC 4648, padded), as the schema's ``byte`` format."""
+    if not isinstance(data, str):
+        return False
+    try:
+        base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+def assert_capability_declared(peer: Peer, capability: str, method: str) -> None:
+    """A server whose ``method`` lists something declares ``capability``."""
+    capabilities = server_capabilities(peer)
+    items = list_items(peer, method)
+    if not items:
+        pytest.skip(f"fixture-missing: {method} lists nothing, so the server offers no {capability}")
+    assert capability in capabilities, f"{method} lists {len(items)} item(s) but capabilities are {capabilities}"
+
+
+def assert_available_is_listed(peer: Peer, method: str, key: str, name: str, use: str, params: dict[str, Any]) -> None:
+    """``name``, which ``use`` serves, is in the answer to ``method`` (the set presently available)."""
+    peer.open()
+    used = peer.rpc(use, params, check=False)
+    if "result" not in used:
+        pytest.skip(f"fixture-missing: {use} of {name} fails: {used.get('error')}")
+    items = list_items(peer, method)
+    assert items is not None, f"{method} was refused"
+    assert name in names(items, key), f"{use} serves {name}, but {method} lists only {names(items, key)}"
+
+
+def assert_list_connection_independent(
+    server: Peer, open_session: SessionFactory, revision: str, method: str, exercise: Callable[[Peer], object]
+) -> None:
+    """``method`` lists the same set before and after other requests, and on another connection."""
+    server.open()
+    before = canonical(listed(server, method))
+    exercise(server)
+    after = canonical(listed(server, method))
+    with open_session(revision) as other:
+        other.open()
+        elsewhere = canonical(listed(other, method))
+    assert before == after, f"{method} changed after other requests on the connection:\n{before}\n{after}"
+    assert before == elsewhere, f"{method} differs between two connections:\n{before}\n{elsewhere}"
+
+
+def await_notification(peer: Peer, method: str, seconds: float | None = None) -> dict:
+    """The next frame carrying notification ``method``; other frames are passed over. Bounded."""
+    bound = peer.timeout if seconds is None else seconds
+    deadline = time.monotonic() + bound
+    passed: list[Any] = []
+    while True:
+        remaining = deadline - time.monotonic()
+        try:
+            if remaining <= 0:
+                raise ImplementationTimeout("deadline passed")
+            frame = peer.receive(timeout=remaining)
+        except ImplementationTimeout:
+            raise AssertionError(f"no {method} within {bound:g}s; the server sent {passed}") from None
+        if isinstance(frame, dict) and frame.get("method") == method:
+            return frame
+        passed.append(frame.get("method", frame.get("id")) if isinstance(frame, dict) else frame)
+
+
+def assert_list_changed_announced(peer: Peer, capability: str, trigger: str, notification: str, flag: str) -> None:
+    """A server declaring ``<capability>.listChanged`` announces a change of that list.
+
+    The change is the one the fixture's ``trigger`` tool makes. At 2026-07-28 the announcement
+    travels on a ``subscriptions/listen`` stream that asked for it (``flag``).
+    """
+    capabilities = server_capabilities(peer)
+    if not (capabilities.get(capability) or {}).get("listChanged"):
+        pytest.skip(f"fixture-missing: the server does not declare {capability}.listChanged")
+    require_tool(peer, trigger)
+    if peer.stateless:
+        peer.send_request(peer.envelope("subscriptions/listen", "listen", {"notifications": {flag: True}}))
+        await_notification(peer, "notifications/subscriptions/acknowledged")
+    called = call_tool(peer, trigger)
+    assert "result" in called, f"{trigger} failed: {called}"
+    await_notification(peer, notification)
+
+
+# -- tools ---------------------------------------------------------------------------------------------
+
+
+def call_tool(peer: Peer, name: str, arguments: dict[str, Any] | None = None) -> dict:
+    return peer.rpc("tools/call", {"name": name, "arguments": arguments or {}}, check=False)
+
+
+def listed_tools(peer: Peer) -> list[dict]:
+    peer.open()
+    return listed(peer, "tools/list")
+
+
+def require_tool(peer: Peer, name: str) -> dict:
+    """The listed tool ``name``; a target without it leaves the cell fixture-missing."""
+    for tool in list_items(peer, "tools/list") or []:
+        if tool.get("name") == name:
+            return tool
+    pytest.skip(f"fixture-missing: the server lists no tool {name}")
+
+
+def text_of(result: dict) -> list[str]:
+    return [item.get("text", "") for item in result.get("content", []) if item.get("type") == "text"]
