@@ -63,9 +63,12 @@ def list_items(peer: Peer, method: str) -> list[dict] | None:
 
 
 def listed(peer: Peer, method: str) -> list[dict]:
-    """The items of a list request the server must answer."""
+    """The items of a list request the server must answer; an empty list leaves nothing to check
+    (the test reports fixture-missing rather than passing over nothing)."""
     items = list_items(peer, method)
     assert items is not None, f"{method} was refused"
+    if not items:
+        pytest.skip(f"fixture-missing: the server lists no {LIST_KEYS[method]}")
     return items
 
 
