@@ -143,14 +143,10 @@ INVALID_CANCELLATIONS: tuple[dict | None, ...] = (
 )
 
 
-def probe_method(peer: Peer) -> str:
-    return "server/discover" if peer.stateless else "ping"
-
-
 @for_req("cancellation-ignore-invalid", "server", transports=BOTH_TRANSPORTS)
 def test_invalid_cancellations_are_ignored(revision: str, transport: str, peer: Peer) -> None:
     peer.open()
-    finished = peer.rpc(probe_method(peer), check=False)
+    finished = peer.rpc(peer.probe_method, check=False)
     posted = len(peer.exchanges) if isinstance(peer, HttpPeer) else 0
     for params in (*INVALID_CANCELLATIONS, {"requestId": finished["id"]}):
         peer.notify("notifications/cancelled", params)
@@ -158,7 +154,7 @@ def test_invalid_cancellations_are_ignored(revision: str, transport: str, peer: 
         refused = [e.status for e in peer.exchanges[posted:] if not 200 <= e.status < 300]
         assert not refused, f"the server refused cancellations with HTTP {refused}"
     wire = Wire(peer)
-    probe = wire.send(peer.envelope(probe_method(peer), "probe"))
+    probe = wire.send(peer.envelope(peer.probe_method, "probe"))
     answer = wire.answer(probe.id)
     assert "result" in answer, f"after the invalid cancellations the server answered {answer}"
     wire.settle()

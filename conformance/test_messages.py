@@ -12,32 +12,27 @@ from collections.abc import Callable
 import pytest
 
 from conformance.covers import for_req
-from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_METHOD
 from conformance.harness.peer import Peer
 from conformance.harness.schema import violations
 from conformance.harness.scripted_server import ScriptedPeer
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.plugin import ClientRun
 
-UNKNOWN_METHOD = "mcp-matrix/no-such-method"
 PROBE_NOTIFICATION = "notifications/mcp-matrix/probe"
 MODERN = "2026-07-28"
 RunClient = Callable[[str], ClientRun]
 
 
-def probe_method(server: Peer) -> str:
-    return "server/discover" if server.stateless else "ping"
-
-
 def probe(server: Peer) -> dict:
     server.open()
-    return server.rpc(probe_method(server), check=False)
+    return server.rpc(server.probe_method, check=False)
 
 
 def answer_to_a_string_id(server: Peer) -> dict:
     """The first frame the server sends after a probe whose id is a string (ids need not be numbers)."""
     server.open()
-    server.send_request(server.envelope(probe_method(server), "string-id-7"))
+    server.send_request(server.envelope(server.probe_method, "string-id-7"))
     return server.receive()
 
 
@@ -159,7 +154,7 @@ def test_a_notification_gets_no_response(revision: str, transport: str, peer: Pe
     peer.open()
     params = peer.envelope(PROBE_NOTIFICATION, None).get("params")
     peer.notify(PROBE_NOTIFICATION, params)
-    response = peer.rpc(probe_method(peer), check=False)
+    response = peer.rpc(peer.probe_method, check=False)
     assert "result" in response, response
     assert not peer.stray_responses(), f"answered a notification: {peer.stray_responses()}"
 

@@ -10,6 +10,7 @@ from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer
+from conformance.harness.wire import SAMPLING_TOOL
 
 SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 
@@ -25,8 +26,6 @@ def test_every_result_names_the_server(revision: str, transport: str, peer: Peer
 
 
 # -- the per-request _meta envelope of 2026-07-28 ----------------------------------------------------------
-
-SAMPLING_TOOL = "test_sampling"  # the fixture's tool that needs the client's sampling capability
 
 
 def without_meta(peer: Peer) -> dict:

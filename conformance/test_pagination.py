@@ -55,7 +55,7 @@ def test_an_invalid_cursor_is_answered_and_the_server_carries_on(revision: str, 
             assert type(response["error"].get("code")) is int, f"{method}: {response}"
         else:
             assert isinstance(response.get("result", {}).get(LIST_KEYS[method]), list), f"{method}: {response}"
-    after = peer.rpc("server/discover" if peer.stateless else "ping", check=False)
+    after = peer.rpc(peer.probe_method, check=False)
     assert "result" in after, f"after invalid cursors the server answered {after}"
 
 

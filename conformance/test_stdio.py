@@ -5,7 +5,6 @@ under test against the scripted stdio server it launches (conformance/harness/sc
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 
 from conformance.covers import for_req
+from conformance.harness.launcher import process_running
 from conformance.harness.peer import Peer
 from conformance.harness.schema import violations
 from conformance.harness.scripted_stdio import ScriptedStdio, StdioRecord
@@ -24,7 +24,7 @@ EXIT_SECONDS = 2.0
 def short_session(server: Peer) -> None:
     """A few exchanges that make any server write several frames."""
     server.open()
-    server.rpc("server/discover" if server.stateless else "ping", check=False)
+    server.rpc(server.probe_method, check=False)
     server.rpc("tools/list", check=False)
 
 
@@ -60,21 +60,9 @@ def test_the_server_exits_when_its_stdin_closes(revision: str, server: Peer) -> 
     short_session(server)
     server.process.stdin.close()
     deadline = time.monotonic() + EXIT_SECONDS
-    while time.monotonic() < deadline and running(server.process.pid):
+    while time.monotonic() < deadline and process_running(server.process.pid):
         time.sleep(0.02)
-    assert not running(server.process.pid), f"still running {EXIT_SECONDS:g}s after its stdin closed"
-
-
-def running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+    assert not process_running(server.process.pid), f"still running {EXIT_SECONDS:g}s after its stdin closed"
 
 
 # -- the client side: the SDK's client over stdio, launching the scripted stdio server ---------------

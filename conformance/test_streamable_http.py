@@ -26,7 +26,7 @@ VISIBLE_ASCII = re.compile(r"^[\x21-\x7e]+$")
 
 def probe_frame(peer: HttpPeer, request_id: object = "probe") -> dict:
     """A request every revision defines: ping, or server/discover at 2026-07-28."""
-    return peer.envelope("server/discover" if peer.stateless else "ping", request_id)
+    return peer.envelope(peer.probe_method, request_id)
 
 
 def opened(peer: HttpPeer) -> HttpPeer:
@@ -93,7 +93,7 @@ def test_a_request_in_an_ended_session_gets_404(revision: str, http_server: Http
 
 @for_req("streamable-http-unsupported-protocol-version-400", "server")
 def test_an_unsupported_protocol_version_header_gets_400(revision: str, http_server: HttpPeer) -> None:
-    frame = opened(http_server).envelope("server/discover" if http_server.stateless else "ping", "probe")
+    frame = opened(http_server).envelope(http_server.probe_method, "probe")
     if http_server.stateless:
         frame["params"]["_meta"] = modern_meta("2099-01-01")
     headers = http_server.headers_for(frame) | {"MCP-Protocol-Version": "2099-01-01"}

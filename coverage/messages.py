@@ -6,9 +6,9 @@ add its Cover and take its id off the list below.
 
 from conformance.covers import Cover, Gap, gaps
 from conformance.harness.faults import change_id, drop_field, inject_before, set_field
+from conformance.harness.frames import UNKNOWN_METHOD
 
 TESTS = "conformance/test_messages.py"
-UNKNOWN_METHOD = "mcp-matrix/no-such-method"
 
 COVERS: list[Cover] = [
     Cover(

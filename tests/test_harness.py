@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator
@@ -13,22 +12,13 @@ from pathlib import Path
 import pytest
 
 from conformance.harness import schema
-from conformance.harness.launcher import CommandLauncher, WarmLauncher
+from conformance.harness.launcher import CommandLauncher, WarmLauncher, process_running
 from conformance.harness.peer import HarnessError, ImplementationTimeout, ProtocolViolation
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
 
 SILENT_SERVER = [sys.executable, "-c", "import time; time.sleep(60)"]
 GARBAGE_SERVER = [sys.executable, "-c", "import sys; sys.stdin.readline(); print('not json', flush=True); input()"]
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    with open(f"/proc/{pid}/stat") as stat:  # a zombie is not alive
-        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
 
 
 @contextmanager
@@ -84,12 +74,12 @@ def test_no_process_outlives_the_launcher() -> None:
     launcher = WarmLauncher("conformance.fixtures.server")
     children = [launcher.start().pid for _ in range(3)]
     parent = launcher._parent.pid
-    assert all(alive(pid) for pid in [parent, *children])
+    assert all(process_running(pid) for pid in [parent, *children])
     launcher.close()
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and any(alive(pid) for pid in [parent, *children]):
+    while time.monotonic() < deadline and any(process_running(pid) for pid in [parent, *children]):
         time.sleep(0.05)
-    assert not any(alive(pid) for pid in [parent, *children])
+    assert not any(process_running(pid) for pid in [parent, *children])
 
 
 def test_strict_checks_refuse_keys_the_revision_does_not_define() -> None:

@@ -36,6 +36,16 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+def process_running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie is not), whoever its parent is."""
+    try:
+        os.kill(pid, 0)
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (ProcessLookupError, OSError):
+        return False
+
+
 @dataclass
 class ServerProcess:
     """A running stdio server: the peer's ends of its pipes, and how to stop it."""

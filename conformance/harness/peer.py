@@ -225,6 +225,11 @@ class Peer:
         """2026-07-28's model: no handshake; every request carries its own ``_meta`` envelope."""
         return self.revision == MODERN_REVISION
 
+    @property
+    def probe_method(self) -> str:
+        """A request every revision defines and every server answers: ping, or server/discover at 2026-07-28."""
+        return "server/discover" if self.stateless else "ping"
+
     def open(self, capabilities: dict | None = None) -> None:
         """Make the session usable at its revision: the handshake before 2026-07-28, nothing after."""
         if not self.stateless:
