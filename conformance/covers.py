@@ -36,7 +36,7 @@ from conformance.vocabulary import SIDES, TRANSPORT_REVISIONS
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 COVERAGE_DIR = PROJECT_ROOT / "coverage"
-GAP_REF = re.compile(r"^(#\d+|F-\d{3})$")
+GAP_REF = re.compile(r"^(#\d+|[FL]-\d{3})$")
 
 TestFunction = TypeVar("TestFunction", bound=Callable[..., object])
 

@@ -23,6 +23,19 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MATRIX_MD_PATH = PROJECT_ROOT / "docs" / "spec" / "conformance-matrix.md"
 MATRIX_JSON_PATH = PROJECT_ROOT / "docs" / "spec" / "conformance-matrix.json"
 FINDINGS_DIR = PROJECT_ROOT / "docs" / "findings"
+LIMITS_DIR = PROJECT_ROOT / "docs" / "limits"
+# A gap's reference: an issue (#N), a finding against the implementation (F-NNN, docs/findings/) or a
+# documented limit of what a black-box suite can observe (L-NNN, docs/limits/).
+REFERENCE_DIRS = {"F-": FINDINGS_DIR, "L-": LIMITS_DIR}
+
+
+def reference_document(ref: str) -> Path | None:
+    """The file documenting a finding or a limit reference, or None (an issue, or no such file)."""
+    directory = REFERENCE_DIRS.get(ref[:2])
+    matches = sorted(directory.glob(f"{ref[2:]}-*.md")) if directory else []
+    return matches[0] if matches else None
+
+
 STATES = ("tested", "gap", "MISSING", "n/a")
 SUMMARY_COLUMNS = ("applies", "tested", "falsified", "gap", "missing", "n/a")
 GENERATED_NOTICE = (
@@ -105,11 +118,8 @@ def input_digests(paths: dict[str, list[Path]]) -> dict[str, str]:
 
 
 def _finding_link(ref: str) -> str:
-    if ref.startswith("F-"):
-        matches = sorted(FINDINGS_DIR.glob(f"{ref[2:]}-*.md"))
-        if matches:
-            return f"[{ref}](../findings/{matches[0].name})"
-    return ref
+    document = reference_document(ref)
+    return f"[{ref}](../{document.parent.name}/{document.name})" if document else ref
 
 
 def _cell_text(cell: Cell) -> str:
@@ -129,9 +139,10 @@ def render_markdown(requirements: list[dict], cells: list[Cell], digests: dict[s
         "# Conformance matrix",
         "",
         "Every cell (requirement, revision, side) is **tested** (a named test holds the implementation to it),",
-        "**n/a** (the requirement does not bind that side), **gap** (a finding or an issue says why it is",
-        "not met or not yet testable) or **MISSING**. A tested cell is **falsified** when its cover declares",
-        "a fault under which its test must fail; `make falsify` runs every such test under its fault.",
+        "**n/a** (the requirement does not bind that side), **gap** (a finding, an issue or a documented",
+        "limit of black-box testing says why it is not met or not testable) or **MISSING**. A tested cell is",
+        "**falsified** when its cover declares a fault under which its test must fail; `make falsify` runs",
+        "every such test under its fault.",
         "Inputs, by sha256:",
         "",
     ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -19,9 +18,9 @@ from functools import cached_property
 from pathlib import Path
 
 from conformance.build import Build
-from conformance.covers import TRANSPORT_SEPARATOR, Cover, Coverage, Gap, param_id
+from conformance.covers import GAP_REF, TRANSPORT_SEPARATOR, Cover, Coverage, Gap, param_id
 from conformance.generator import NA_PREFIX
-from conformance.matrix import FINDINGS_DIR
+from conformance.matrix import REFERENCE_DIRS, reference_document
 from conformance.vocabulary import area_of
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -184,13 +183,18 @@ def rule_declarations_bind_side(ctx: MetaContext) -> list[str]:
 
 
 def rule_gaps_name_a_finding_or_issue(ctx: MetaContext) -> list[str]:
-    """A gap names an issue (#N) or a finding (F-NNN) whose file exists, and says why."""
+    """A gap names an issue (#N), a finding (F-NNN) or a limit (L-NNN) whose file exists, and says why."""
     problems = []
     for gap in ctx.gaps:
-        if not re.fullmatch(r"#\d+|F-\d{3}", gap.ref):
-            problems.append(f"{_describe(gap)}: reference {gap.ref!r} is neither an issue (#N) nor a finding (F-NNN)")
-        elif gap.ref.startswith("F-") and not list(FINDINGS_DIR.glob(f"{gap.ref[2:]}-*.md")):
-            problems.append(f"{_describe(gap)}: finding {gap.ref} has no docs/findings/{gap.ref[2:]}-*.md")
+        if not GAP_REF.fullmatch(gap.ref):
+            problems.append(
+                f"{_describe(gap)}: reference {gap.ref!r} is neither "
+                "an issue (#N), a finding (F-NNN) nor a limit (L-NNN)"
+            )
+        elif gap.ref[:2] in REFERENCE_DIRS and reference_document(gap.ref) is None:
+            directory = REFERENCE_DIRS[gap.ref[:2]].relative_to(PROJECT_ROOT).as_posix()
+            kind = "finding" if gap.ref.startswith("F-") else "limit"
+            problems.append(f"{_describe(gap)}: {kind} {gap.ref} has no {directory}/{gap.ref[2:]}-*.md")
         if not gap.why.strip():
             problems.append(f"{_describe(gap)}: says no why")
     return problems

@@ -91,10 +91,13 @@ def test_a_gap_without_a_finding_file_or_a_reference_is_refused() -> None:
         context(
             Gap("lifecycle-initialize-first", "server", "F-999", "w", revisions="2025-06-18"),
             Gap("lifecycle-initialize-first", "server", "JIRA-1", "", revisions="2025-11-25"),
+            Gap("lifecycle-initialize-first", "server", "L-999", "w", revisions="2025-03-26"),
         )
     )
     assert any("finding F-999 has no docs/findings/999-*.md" in p for p in problems)
-    assert any("reference 'JIRA-1' is neither an issue (#N) nor a finding (F-NNN)" in p for p in problems)
+    assert any("limit L-999 has no docs/limits/999-*.md" in p for p in problems)
+    neither = "reference 'JIRA-1' is neither an issue (#N), a finding (F-NNN) nor a limit (L-NNN)"
+    assert any(neither in p for p in problems)
     assert any("says no why" in p for p in problems)
 
 
