@@ -21,6 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from conformance import targets
+from conformance.covers import registry, run_gaps
+from conformance.errors import InputErrors
 from conformance.harness.faults import Fault
 from conformance.harness.frames import COMPLETED, REVISION_VARIABLE, SCENARIO_VARIABLE
 from conformance.harness.http import HttpPeer, require_loopback
@@ -30,6 +33,7 @@ from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
+from conformance.targets import FIXTURE, Target
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TRACE_DIR = PROJECT_ROOT / "reports" / "traces"
@@ -46,6 +50,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--falsify",
         action="store_true",
         help="run each test that declares a fault under it, and pass only if the test then fails",
+    )
+    group.addoption(
+        "--target",
+        default=None,
+        help="the target profile: a name in targets/ or a path to a YAML file (default: sdk-python, the "
+        "pinned SDK's fixture server and client; see conformance/targets.py)",
     )
     group.addoption(
         "--server-command",
@@ -65,26 +75,69 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+TARGET_KEY = pytest.StashKey[Target]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Read the target profile once, before collection: its gaps decide which cells are skipped."""
+    try:
+        profile = targets.load(targets.resolve(config.getoption("--target")), registry()[0])
+    except InputErrors as exc:
+        raise pytest.UsageError(f"bad target profile:\n{exc}") from None
+    config.stash[TARGET_KEY] = profile.with_command_line(
+        config.getoption("--server-command"), config.getoption("--server-url"), config.getoption("--client-command")
+    )
+
+
 @pytest.fixture(scope="session")
-def server_launcher(request: pytest.FixtureRequest) -> Iterator[Launcher]:
-    command = request.config.getoption("--server-command")
-    launcher: Launcher = CommandLauncher(command) if command else WarmLauncher(FIXTURE_SERVER_MODULE)
+def target(request: pytest.FixtureRequest) -> Target:
+    """The implementation under test, as its profile (and the command-line options) describe it."""
+    return request.config.stash[TARGET_KEY]
+
+
+def require_fixture(target: Target, name: str) -> None:
+    """Skip as fixture-missing unless the target's profile offers the official-suite fixture ``name``."""
+    if not target.offers_fixture(name):
+        pytest.skip(f"fixture-missing: target {target.name} offers no fixture {name}")
+
+
+def _require_server(target: Target, transport: str) -> None:
+    if not target.offers_server(transport):
+        pytest.skip(f"fixture-missing: target {target.name} offers no {transport} server")
+
+
+@pytest.fixture(scope="session")
+def server_launcher(target: Target) -> Iterator[Launcher]:
+    _require_server(target, "stdio")
+    launcher: Launcher = (
+        WarmLauncher(FIXTURE_SERVER_MODULE) if target.stdio == FIXTURE else CommandLauncher(target.stdio)
+    )
     yield launcher
     launcher.close()
 
 
-@pytest.fixture(scope="session")
-def http_server_url(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The Streamable HTTP endpoint under test: --server-url, or the fixture server started once per worker."""
-    url = request.config.getoption("--server-url")
-    if url:
-        require_loopback(url)
-        yield url
+def http_server_url_of(target: Target, transport: str) -> Iterator[str]:
+    """The URL of the target's ``transport`` server: given, or started once per worker (and stopped after)."""
+    _require_server(target, transport)
+    how = target.http[transport]
+    log = PROJECT_ROOT / "reports" / "servers" / f"{transport}-{os.getpid()}.log"
+    if how == FIXTURE:
+        command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", transport, "--port", "0"]
+        process = HttpServerProcess(command, log=log)
+    elif how.command is None:
+        require_loopback(how.url)
+        yield how.url
         return
-    command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", "streamable-http", "--port", "0"]
-    process = HttpServerProcess(command, log=PROJECT_ROOT / "reports" / "servers" / f"http-{os.getpid()}.log")
+    else:
+        process = HttpServerProcess(how.command, log=log, url=how.url, env=how.env)
     yield process.url
     process.close()
+
+
+@pytest.fixture(scope="session")
+def http_server_url(target: Target) -> Iterator[str]:
+    """The Streamable HTTP endpoint under test (for the fixture server: one per worker)."""
+    yield from http_server_url_of(target, "streamable-http")
 
 
 @pytest.fixture
@@ -121,9 +174,12 @@ class ClientRun:
 
 
 @pytest.fixture(scope="session")
-def client_launcher(request: pytest.FixtureRequest) -> Iterator[Launcher]:
-    command = request.config.getoption("--client-command")
-    launcher: Launcher = CommandLauncher(command) if command else WarmLauncher(CLIENT_DRIVER_MODULE)
+def client_launcher(target: Target) -> Iterator[Launcher]:
+    if target.client is None:
+        pytest.skip(f"fixture-missing: target {target.name} offers no client")
+    launcher: Launcher = (
+        WarmLauncher(CLIENT_DRIVER_MODULE) if target.client == FIXTURE else CommandLauncher(target.client)
+    )
     yield launcher
     launcher.close()
 
@@ -287,13 +343,38 @@ def server(revision: str, server_launcher: Launcher, request: pytest.FixtureRequ
         trace.path.unlink(missing_ok=True)
 
 
+def gap_skip_reason(item: pytest.Item, profile: Target) -> str | None:
+    """Why a cell is skipped as a gap: the target's own gap, or the suite's (``coverage/*.py``).
+
+    A finding (``F-NNN``) in the coverage modules was found against the default target; another
+    target runs that cell and is judged on it, unless its own profile gaps it.
+    """
+    requirement = item.get_closest_marker("requirement")
+    if requirement is None:
+        return None
+    revision = item.callspec.params.get("revision")
+    own = profile.gap_of(requirement.args[0], revision, requirement.args[1])
+    if own is not None:
+        return f"gap: {own.ref} {own.why} (target {profile.name})"
+    gapped = item.get_closest_marker("gapped")
+    if gapped is None or (gapped.args[0].startswith("F-") and not profile.coverage_findings):
+        return None
+    return f"gap: {gapped.args[0]} {gapped.kwargs.get('why', '')}".rstrip()
+
+
 def fault_of(item: pytest.Item) -> Fault | None:
     marker = item.get_closest_marker("requirement")
     return marker.kwargs.get("fault") if marker is not None else None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under --falsify only the tests that declare a fault run; the rest have nothing to prove."""
+    """Gapped cells are skipped (unless RUN_GAPS=1); under --falsify only the tests that declare a
+    fault run, since the rest have nothing to prove."""
+    profile = config.stash[TARGET_KEY]
+    for item in items:
+        reason = gap_skip_reason(item, profile)
+        if reason and not run_gaps():
+            item.add_marker(pytest.mark.skip(reason=reason))
     if not config.getoption("--falsify"):
         return
     keep = [item for item in items if fault_of(item) is not None]

@@ -88,16 +88,14 @@ def test_for_req_runs_only_the_revisions_its_cover_claims(registry) -> None:
     assert [p.values[0] for p in params] == ["2025-06-18", "2025-11-25"]
 
 
-def test_a_gapped_cell_skips_with_its_reference_unless_run_gaps(registry, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_gapped_cell_is_marked_with_its_reference_and_reason(registry) -> None:
     registry(
         Cover("lifecycle-initialize-first", "server", TEST),
         Gap("lifecycle-initialize-first", "server", "F-001", "broken", revisions="2024-11-05"),
     )
-    first = parametrised("lifecycle-initialize-first", "server")[0]
-    assert [m.kwargs.get("reason") for m in first.marks if m.name == "skip"] == ["gap: F-001 broken"]
-    monkeypatch.setenv("RUN_GAPS", "1")
-    first = parametrised("lifecycle-initialize-first", "server")[0]
-    assert not [m for m in first.marks if m.name == "skip"]
+    first, second = parametrised("lifecycle-initialize-first", "server")[:2]
+    assert [(m.args, m.kwargs) for m in first.marks if m.name == "gapped"] == [(("F-001",), {"why": "broken"})]
+    assert not [m for m in second.marks if m.name == "gapped"]
 
 
 def test_for_req_refuses_a_side_the_requirement_does_not_bind(registry) -> None:

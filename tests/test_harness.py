@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -16,6 +18,8 @@ from conformance.harness.launcher import CommandLauncher, WarmLauncher, process_
 from conformance.harness.peer import HarnessError, ImplementationTimeout, ProtocolViolation
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 SILENT_SERVER = [sys.executable, "-c", "import time; time.sleep(60)"]
 GARBAGE_SERVER = [sys.executable, "-c", "import sys; sys.stdin.readline(); print('not json', flush=True); input()"]
@@ -80,6 +84,35 @@ def test_no_process_outlives_the_launcher() -> None:
     while time.monotonic() < deadline and any(process_running(pid) for pid in [parent, *children]):
         time.sleep(0.05)
     assert not any(process_running(pid) for pid in [parent, *children])
+
+
+# A run that dies with an external server still up: the server's own child must not survive it.
+DYING_RUN = """
+import sys, time
+from conformance.harness.launcher import CommandLauncher
+server = CommandLauncher(["sh", "-c", "sleep 600 & echo $!; wait"]).start()
+print(server.pid, server.stdout.readline().decode().strip(), flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "crash"])
+def test_no_process_outlives_a_run_that_dies(signal_number: int) -> None:
+    run = subprocess.Popen([sys.executable, "-c", DYING_RUN], stdout=subprocess.PIPE, cwd=PROJECT_ROOT)
+    try:
+        assert run.stdout is not None
+        pids = [int(pid) for pid in run.stdout.readline().split()]
+        assert len(pids) == 2 and all(process_running(pid) for pid in pids)
+        run.send_signal(signal_number)
+        run.wait(timeout=5)
+        deadline = time.monotonic() + 5
+        while any(process_running(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not [pid for pid in pids if process_running(pid)], "the server or its child outlived the run"
+    finally:
+        run.kill()
+        run.wait(timeout=5)
+        run.stdout.close()
 
 
 def test_strict_checks_refuse_keys_the_revision_does_not_define() -> None:

@@ -7,7 +7,10 @@ that serves stdio on them: milliseconds a session. ``CommandLauncher`` starts a 
 for external servers and for the cells about process start and exit.
 
 Nothing outlives the run: children die with their parent (``PR_SET_PDEATHSIG``), the warm
-parent exits when its control socket closes, and ``close()`` kills what is left.
+parent exits when its control socket closes, and ``close()`` kills what is left. An external
+command runs in a process group of its own (``spawn``), so that what it starts (a shell's or
+npx's children) is stopped with it; a janitor process kills those groups if the run itself dies
+(Ctrl-C, a crash, SIGKILL), since nothing else would.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
+from urllib.parse import urlsplit
 
 PR_SET_PDEATHSIG = 1
 START_TIMEOUT_SECONDS = 30.0
@@ -34,6 +39,59 @@ def die_with_parent() -> None:
     """Ask the kernel to SIGKILL this process when its parent dies (Linux; elsewhere a no-op)."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+# Reads group ids ("+pgid" to watch, "-pgid" to forget) until its stdin closes, which happens when
+# the process that started it ends in any way; then kills every group still watched.
+JANITOR = """
+import os, signal, sys
+groups = set()
+for line in sys.stdin:
+    (groups.add if line[0] == "+" else groups.discard)(int(line[1:]))
+for group in groups:
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+"""
+_janitor: subprocess.Popen[bytes] | None = None
+_janitor_lock = threading.Lock()
+
+
+def _tell_janitor(line: str) -> None:
+    global _janitor
+    with _janitor_lock:
+        if _janitor is None or _janitor.poll() is not None:
+            # A session of its own: the Ctrl-C that stops the run must not stop the janitor first.
+            _janitor = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", JANITOR], stdin=subprocess.PIPE, start_new_session=True
+            )
+        assert _janitor.stdin is not None
+        _janitor.stdin.write(f"{line}\n".encode())
+        _janitor.stdin.flush()
+
+
+def spawn(argv: list[str], **options: object) -> subprocess.Popen[bytes]:
+    """Start an external command as the leader of a new process group, watched by the janitor."""
+    popen = subprocess.Popen(argv, start_new_session=True, preexec_fn=die_with_parent, **options)
+    _tell_janitor(f"+{popen.pid}")
+    return popen
+
+
+def kill_group(popen: subprocess.Popen[bytes]) -> None:
+    """Kill a ``spawn``ed command and everything in its group, and reap it (bounded)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(popen.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        popen.wait(timeout=5)
+    _tell_janitor(f"-{popen.pid}")
+
+
+def free_loopback_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now (for a server that must be told its port)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def process_running(pid: int) -> bool:
@@ -58,11 +116,11 @@ class ServerProcess:
 
     def kill(self) -> None:
         """Stop the process; its pipes stay open so that readers see end-of-file, not a closed file."""
+        if self.popen is not None:
+            kill_group(self.popen)
+            return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(self.pid, signal.SIGKILL)
-        if self.popen is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(timeout=5)
 
     def close_pipes(self) -> None:
         for stream in (self.stdin, self.stdout, self.stderr):
@@ -92,13 +150,12 @@ class CommandLauncher:
         self._started: list[ServerProcess] = []
 
     def start(self, argv: list[str] | None = None, env: dict[str, str] | None = None) -> ServerProcess:
-        popen = subprocess.Popen(
+        popen = spawn(
             [*self.argv, *(argv or [])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=(self.env or dict(os.environ)) | (env or {}) if env or self.env else None,
-            preexec_fn=die_with_parent,  # a single prctl call before exec
         )
         assert popen.stdin and popen.stdout and popen.stderr
         process = ServerProcess(popen.pid, popen.stdin, popen.stdout, popen.stderr, popen)
@@ -171,19 +228,43 @@ class WarmLauncher:
 class HttpServerProcess:
     """A long-lived HTTP server under test, started once per worker; each test opens its own session.
 
-    The command must print ``listening <url>`` as its first line on stdout once it accepts
-    connections (the fixture server does). Its stderr goes to ``log``, a file rather than a pipe,
-    so that a chatty server never blocks on it.
+    Either the command prints ``listening <url>`` as its first line on stdout once it accepts
+    connections (the fixture server does), or ``url`` says where it will listen: ``{port}`` in the
+    url, the command and ``env`` is a free loopback port picked here, and the server is ready when
+    that port accepts a connection. Its stderr goes to ``log``, a file rather than a pipe, so that a
+    chatty server never blocks on it.
     """
 
-    def __init__(self, command: list[str], log: Path, start_timeout: float = START_TIMEOUT_SECONDS) -> None:
-        self.description = shlex.join(command)
+    def __init__(
+        self,
+        command: list[str] | str,
+        log: Path,
+        start_timeout: float = START_TIMEOUT_SECONDS,
+        url: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        port = str(free_loopback_port()) if url and "{port}" in url else ""
+        argv = [
+            part.replace("{port}", port) for part in (shlex.split(command) if isinstance(command, str) else command)
+        ]
+        self.description = shlex.join(argv)
         self.log = log
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("wb") as stderr:
-            self._popen = subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, preexec_fn=die_with_parent
+            self._popen = spawn(
+                argv,
+                stdout=subprocess.PIPE if url is None else stderr,
+                stderr=stderr,
+                stdin=subprocess.DEVNULL,
+                env=os.environ | {k: v.replace("{port}", port) for k, v in (env or {}).items()},
             )
+        self.url = (
+            self._announced_url(start_timeout)
+            if url is None
+            else self._await_port(url.replace("{port}", port), start_timeout)
+        )
+
+    def _announced_url(self, start_timeout: float) -> str:
         assert self._popen.stdout is not None
         stdout = self._popen.stdout
         said: list[str] = []
@@ -195,14 +276,25 @@ class HttpServerProcess:
             self.close()
             raise RuntimeError(
                 f"{self.description} did not say 'listening <url>' within {start_timeout:g}s "
-                f"(said {line!r}; its stderr is in {log})"
+                f"(said {line!r}; its stderr is in {self.log})"
             )
-        self.url = line.removeprefix("listening ").strip()
+        return line.removeprefix("listening ").strip()
+
+    def _await_port(self, url: str, start_timeout: float) -> str:
+        """Wait, bounded, until the url's loopback port accepts a connection."""
+        parsed = urlsplit(url)
+        deadline = time.monotonic() + start_timeout
+        while time.monotonic() < deadline and self._popen.poll() is None:
+            with contextlib.suppress(OSError), socket.create_connection((parsed.hostname, parsed.port), timeout=0.5):
+                return url
+            time.sleep(0.05)  # polling a port that is not open yet: there is nothing to wait on
+        self.close()
+        raise RuntimeError(
+            f"{self.description} did not accept connections at {url} within {start_timeout:g}s "
+            f"(its output is in {self.log})"
+        )
 
     def close(self) -> None:
-        if self._popen.poll() is None:
-            self._popen.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self._popen.wait(timeout=5)
+        kill_group(self._popen)
         if self._popen.stdout is not None:
             self._popen.stdout.close()

@@ -1,0 +1,251 @@
+"""Target profiles: which implementation is under test, how to start it, what it offers, its own gaps.
+
+A profile is a YAML file (``targets/<name>.yaml``, or any path given to ``--target``)::
+
+    name: server-everything                      # how reports name the target
+    describes: "@modelcontextprotocol/server-everything 2026.8.31 (npm)"
+    server:                                      # the server under test, by transport; omit what it lacks
+      stdio: "npx -y @modelcontextprotocol/server-everything@2026.8.31 stdio"
+      streamable-http:                           # a command that prints `listening <url>`, or:
+        command: "npx -y @modelcontextprotocol/server-everything@2026.8.31 streamableHttp"
+        url: "http://127.0.0.1:{port}/mcp"       # the harness picks a free loopback port for {port}
+        env: {PORT: "{port}"}
+      # or a server already running:  streamable-http: {url: "http://127.0.0.1:3001/mcp"}
+    client: "my-client --flag"                   # the client under test, by command; omit if none
+    fixtures: [test_simple_text, test_sampling]  # official-suite fixture names it offers, or `all`
+    gaps:                                        # cells this target is known to break
+      - requirement: lifecycle-discover-implemented
+        side: server
+        revisions: 2026-07-28                    # optional: every revision of the row
+        ref: "upstream issue 123"                # where it is tracked
+        why: "answers server/discover with -32601"
+
+``fixture`` in place of a command means the project's own fixture (``conformance/fixtures``), started
+the fast way (forked from a warm parent, one HTTP server per worker). The default profile,
+``targets/sdk-python.yaml``, puts the pinned SDK under test that way; the findings gapped in
+``coverage/*.py`` (``F-NNN``) were found against it (``coverage-findings: true``), so other
+targets run those cells instead of inheriting the SDK's gaps.
+
+A test that needs a transport, a client or a named fixture that the target does not offer
+reports ``fixture-missing``, never pass or fail. Every fault in a profile is reported at once,
+with its file and line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from conformance.catalogue import parse_revisions
+from conformance.errors import InputError, InputErrors
+from conformance.vocabulary import SIDES
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+TARGETS_DIR = PROJECT_ROOT / "targets"
+DEFAULT_TARGET = "sdk-python"
+FIXTURE = "fixture"
+SERVER_TRANSPORTS = ("stdio", "streamable-http", "sse")
+ALL_FIXTURES = "all"
+TOP_LEVEL_KEYS = {"name", "describes", "server", "client", "fixtures", "gaps", "coverage-findings"}
+GAP_KEYS = {"requirement", "side", "revisions", "ref", "why"}
+HTTP_KEYS = {"command", "url", "env"}
+
+
+@dataclass(frozen=True)
+class HttpServer:
+    """How to reach a target's HTTP server: a running ``url``, or a ``command`` that starts one."""
+
+    command: str | None = None
+    url: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TargetGap:
+    requirement: str
+    side: str
+    revisions: tuple[str, ...]  # empty: every revision of the requirement
+    ref: str
+    why: str
+    path: str = ""
+    line: int = 0
+
+    def holds(self, requirement: str, revision: str, side: str) -> bool:
+        return (
+            requirement == self.requirement and side == self.side and (not self.revisions or revision in self.revisions)
+        )
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    describes: str = ""
+    stdio: str | None = None  # a command, FIXTURE, or None: no stdio server
+    http: dict[str, HttpServer | str] = field(default_factory=dict)  # transport -> server, or FIXTURE
+    client: str | None = None
+    fixtures: frozenset[str] | str = frozenset()  # names, or ALL_FIXTURES
+    gaps: tuple[TargetGap, ...] = ()
+    coverage_findings: bool = False
+    path: str = ""
+
+    def offers_server(self, transport: str) -> bool:
+        return self.stdio is not None if transport == "stdio" else transport in self.http
+
+    def offers_fixture(self, name: str) -> bool:
+        return self.fixtures == ALL_FIXTURES or name in self.fixtures
+
+    def gap_of(self, requirement: str, revision: str, side: str) -> TargetGap | None:
+        return next((gap for gap in self.gaps if gap.holds(requirement, revision, side)), None)
+
+    def with_command_line(
+        self, server_command: str | None, server_url: str | None, client_command: str | None
+    ) -> Target:
+        """The profile with the pieces given on the command line put in place of its own.
+
+        A command-line server is a different implementation: unless ``--target`` names its
+        profile, the fixture's other transports and its fixture surface are not assumed for it.
+        """
+        if not (server_command or server_url or client_command):
+            return self
+        replaces_server = bool(server_command or server_url)
+        stdio = (
+            server_command if server_command else (None if replaces_server and self.stdio == FIXTURE else self.stdio)
+        )
+        http = {t: s for t, s in self.http.items() if not (replaces_server and s == FIXTURE)}
+        if server_url:
+            http["streamable-http"] = HttpServer(url=server_url)
+        own_fixtures = replaces_server and self.name == DEFAULT_TARGET
+        return Target(
+            name=self.name if not own_fixtures else "command-line",
+            describes=" ".join(filter(None, (server_command, server_url, client_command))) or self.describes,
+            stdio=stdio,
+            http=http,
+            client=client_command or (None if replaces_server and self.client == FIXTURE else self.client),
+            fixtures=frozenset() if own_fixtures else self.fixtures,
+            gaps=() if own_fixtures else self.gaps,
+            coverage_findings=self.coverage_findings and not replaces_server and not client_command,
+            path=self.path,
+        )
+
+
+def resolve(name_or_path: str | None) -> Path:
+    """``--target`` names a profile in targets/ or gives a path to one."""
+    if not name_or_path:
+        return TARGETS_DIR / f"{DEFAULT_TARGET}.yaml"
+    path = Path(name_or_path)
+    return path if path.suffix in (".yaml", ".yml") or path.exists() else TARGETS_DIR / f"{name_or_path}.yaml"
+
+
+def load(path: Path, requirements: dict[str, dict] | None = None) -> Target:
+    """Read a profile, refusing every fault at once (file and line); ``requirements`` checks gap ids."""
+    errors: list[InputError] = []
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in TARGETS_DIR.glob("*.yaml")))
+        raise InputErrors([InputError(path, None, f"no such target profile (known in targets/: {known})")])
+    text = path.read_text(encoding="utf-8")
+    try:
+        root = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise InputErrors([InputError(path, mark.line + 1 if mark else None, f"not valid YAML: {exc}")]) from None
+    if not isinstance(data, dict) or root is None:
+        raise InputErrors([InputError(path, 1, "a target profile is a mapping (see conformance/targets.py)")])
+    lines = {key.value: value.start_mark.line + 1 for key, value in root.value}
+
+    def fault(key: str, message: str, line: int | None = None) -> None:
+        errors.append(InputError(path, line or lines.get(key, 1), message))
+
+    for key in sorted(set(map(str, data)) - TOP_LEVEL_KEYS):
+        fault(key, f"unknown key {key!r} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        fault("name", "'name' must be a non-empty string")
+    stdio, http = _servers(data.get("server") or {}, lambda message: fault("server", message))
+    client = data.get("client")
+    if client is not None and (not isinstance(client, str) or not client.strip()):
+        fault("client", "'client' must be a command or 'fixture'")
+    fixtures = data.get("fixtures", [])
+    if fixtures != ALL_FIXTURES and not (isinstance(fixtures, list) and all(isinstance(f, str) for f in fixtures)):
+        fault("fixtures", f"'fixtures' must be a list of fixture names or {ALL_FIXTURES!r}")
+        fixtures = []
+    coverage_findings = data.get("coverage-findings", False)
+    if not isinstance(coverage_findings, bool):
+        fault("coverage-findings", "'coverage-findings' must be true or false")
+    gaps = _gaps(path, data.get("gaps") or [], root, requirements, errors)
+    if errors:
+        raise InputErrors(errors)
+    return Target(
+        name=str(name),
+        describes=str(data.get("describes", "")),
+        stdio=stdio,
+        http=http,
+        client=client,
+        fixtures=ALL_FIXTURES if fixtures == ALL_FIXTURES else frozenset(fixtures),
+        gaps=gaps,
+        coverage_findings=bool(coverage_findings),
+        path=str(path),
+    )
+
+
+def _servers(server: object, fault: Callable[[str], None]) -> tuple[str | None, dict[str, HttpServer | str]]:
+    if not isinstance(server, dict):
+        fault("'server' must map transports to commands")
+        return None, {}
+    stdio: str | None = None
+    http: dict[str, HttpServer | str] = {}
+    for transport, how in server.items():
+        if transport not in SERVER_TRANSPORTS:
+            fault(f"unknown server transport {transport!r} (known: {', '.join(SERVER_TRANSPORTS)})")
+        elif transport == "stdio":
+            if not isinstance(how, str) or not how.strip():
+                fault("'server.stdio' must be a command or 'fixture'")
+            stdio = how
+        elif how == FIXTURE:
+            http[transport] = FIXTURE
+        elif not isinstance(how, dict) or set(how) - HTTP_KEYS or not (how.get("command") or how.get("url")):
+            fault(f"'server.{transport}' must be 'fixture' or a mapping with 'command' and/or 'url' (and 'env')")
+        else:
+            env = how.get("env") or {}
+            if not isinstance(env, dict):
+                fault(f"'server.{transport}.env' must be a mapping")
+                env = {}
+            http[transport] = HttpServer(how.get("command"), how.get("url"), {str(k): str(v) for k, v in env.items()})
+    return stdio, http
+
+
+def _gaps(
+    path: Path, entries: object, root: yaml.Node, requirements: dict[str, dict] | None, errors: list[InputError]
+) -> tuple[TargetGap, ...]:
+    nodes = next((value.value for key, value in root.value if key.value == "gaps"), [])
+    if not isinstance(entries, list):
+        errors.append(InputError(path, 1, "'gaps' must be a list"))
+        return ()
+    gaps = []
+    for entry, node in zip(entries, nodes, strict=False):
+        line = node.start_mark.line + 1
+        if not isinstance(entry, dict):
+            errors.append(InputError(path, line, "a gap is a mapping with requirement, side, ref and why"))
+            continue
+        problems = [f"unknown key {k!r}" for k in sorted(set(map(str, entry)) - GAP_KEYS)]
+        problems += [f"missing {k!r}" for k in ("requirement", "side", "ref", "why") if not entry.get(k)]
+        requirement, side = entry.get("requirement"), entry.get("side")
+        if side and side not in SIDES:
+            problems.append(f"unknown side {side!r}")
+        if requirements is not None and requirement and requirement not in requirements:
+            problems.append(f"unknown requirement id {requirement!r}")
+        try:
+            revisions = parse_revisions(str(entry["revisions"])) if entry.get("revisions") else ()
+        except ValueError as exc:
+            problems.append(str(exc))
+            revisions = ()
+        if problems:
+            errors.extend(InputError(path, line, f"gap: {p}") for p in problems)
+            continue
+        gaps.append(
+            TargetGap(requirement, side, tuple(revisions), str(entry["ref"]), str(entry["why"]), str(path), line)
+        )
+    return tuple(gaps)

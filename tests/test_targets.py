@@ -1,0 +1,116 @@
+"""Target profiles: loading, refusals by file and line, and which gaps skip a cell for which target."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from conformance import targets
+from conformance.errors import InputErrors
+from conformance.plugin import gap_skip_reason
+from conformance.targets import FIXTURE, HttpServer, Target
+
+REQUIREMENTS = {"lifecycle-initialize-first": {}, "ping-response": {}}
+
+
+def profile(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "target.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_committed_profiles_load() -> None:
+    for path in sorted(targets.TARGETS_DIR.glob("*.yaml")):
+        assert targets.load(path).name == path.stem
+    default = targets.load(targets.resolve(None))
+    assert default.stdio == FIXTURE and default.offers_fixture("test_simple_text") and default.coverage_findings
+
+
+def test_a_profile_with_everything(tmp_path: Path) -> None:
+    path = profile(
+        tmp_path,
+        """name: other
+server:
+  stdio: "other-server --stdio"
+  streamable-http: {command: "other-server --port {port}", url: "http://127.0.0.1:{port}/mcp", env: {A: "{port}"}}
+client: "other-client"
+fixtures: [test_simple_text]
+gaps:
+  - {requirement: ping-response, side: server, revisions: "2025-06-18..", ref: "upstream#7", why: "never answers"}
+""",
+    )
+    target = targets.load(path, REQUIREMENTS)
+    assert target.stdio == "other-server --stdio" and target.client == "other-client"
+    assert target.http["streamable-http"] == HttpServer(
+        "other-server --port {port}", "http://127.0.0.1:{port}/mcp", {"A": "{port}"}
+    )
+    assert target.offers_fixture("test_simple_text") and not target.offers_fixture("test_sampling")
+    assert target.gap_of("ping-response", "2025-11-25", "server").ref == "upstream#7"
+    assert target.gap_of("ping-response", "2025-03-26", "server") is None
+    assert not target.offers_server("sse") and not target.coverage_findings
+
+
+def test_every_fault_of_a_profile_is_refused_with_its_line(tmp_path: Path) -> None:
+    path = profile(
+        tmp_path,
+        """name: ""
+colour: blue
+server:
+  carrier-pigeon: "x"
+  streamable-http: {port: 3}
+fixtures: some
+gaps:
+  - {requirement: no-such-row, side: both, ref: "x", why: "y"}
+  - {requirement: ping-response, side: server, revisions: "2030-01-01", why: "y"}
+""",
+    )
+    with pytest.raises(InputErrors) as caught:
+        targets.load(path, REQUIREMENTS)
+    messages = [f"{e.line}: {e.message}" for e in caught.value.errors]
+    assert "1: 'name' must be a non-empty string" in messages
+    assert any(m.startswith("2: unknown key 'colour'") for m in messages)
+    assert any(m.startswith("4: unknown server transport 'carrier-pigeon'") for m in messages)
+    assert any(m.startswith("4: 'server.streamable-http' must be 'fixture' or a mapping") for m in messages)
+    assert any(m.startswith("6: 'fixtures' must be a list") for m in messages)
+    assert "8: gap: unknown side 'both'" in messages and "8: gap: unknown requirement id 'no-such-row'" in messages
+    assert "9: gap: missing 'ref'" in messages and any(
+        m.startswith("9: gap: unknown revision '2030-01-01'") for m in messages
+    )
+    assert all(str(e.path) == str(path) for e in caught.value.errors)
+
+
+def test_an_unknown_profile_name_lists_the_known_ones() -> None:
+    with pytest.raises(InputErrors, match=r"no such target profile .*sdk-python"):
+        targets.load(targets.resolve("no-such-target"))
+
+
+def test_command_line_servers_replace_the_fixture_and_assume_nothing_of_it() -> None:
+    default = targets.load(targets.resolve(None))
+    assert default.with_command_line(None, None, None) is default
+    stdio_only = default.with_command_line("my-server", None, None)
+    assert stdio_only.stdio == "my-server" and not stdio_only.offers_server("streamable-http")
+    assert stdio_only.client is None and not stdio_only.offers_fixture("test_simple_text")
+    assert not stdio_only.coverage_findings
+    client_only = default.with_command_line(None, None, "my-client")
+    assert client_only.client == "my-client" and client_only.stdio == FIXTURE and not client_only.coverage_findings
+
+
+def item(requirement: str, revision: str, side: str, gapped: str | None = None, why: str = "") -> SimpleNamespace:
+    marks = {"requirement": SimpleNamespace(args=(requirement, side), kwargs={})}
+    if gapped:
+        marks["gapped"] = SimpleNamespace(args=(gapped,), kwargs={"why": why})
+    return SimpleNamespace(get_closest_marker=marks.get, callspec=SimpleNamespace(params={"revision": revision}))
+
+
+def test_the_sdk_findings_skip_only_the_default_target_and_a_target_skips_its_own_gaps() -> None:
+    default = targets.load(targets.resolve(None))
+    other = Target(name="other", gaps=(targets.TargetGap("ping-response", "server", (), "up#1", "hangs"),))
+    sdk_finding = item("lifecycle-initialize-first", "2024-11-05", "server", "F-001", "broken")
+    assert gap_skip_reason(sdk_finding, default) == "gap: F-001 broken"
+    assert gap_skip_reason(sdk_finding, other) is None
+    untested = item("lifecycle-initialize-first", "2024-11-05", "server", "#3", "not yet")
+    assert gap_skip_reason(untested, other) == "gap: #3 not yet"
+    assert gap_skip_reason(item("ping-response", "2025-06-18", "server"), other) == "gap: up#1 hangs (target other)"
+    assert gap_skip_reason(item("ping-response", "2025-06-18", "server"), default) is None
