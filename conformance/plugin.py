@@ -95,12 +95,6 @@ def target(request: pytest.FixtureRequest) -> Target:
     return request.config.stash[TARGET_KEY]
 
 
-def require_fixture(target: Target, name: str) -> None:
-    """Skip as fixture-missing unless the target's profile offers the official-suite fixture ``name``."""
-    if not target.offers_fixture(name):
-        pytest.skip(f"fixture-missing: target {target.name} offers no fixture {name}")
-
-
 def _require_server(target: Target, transport: str) -> None:
     if not target.offers_server(transport):
         pytest.skip(f"fixture-missing: target {target.name} offers no {transport} server")
@@ -141,12 +135,15 @@ def http_server_url(target: Target) -> Iterator[str]:
 
 
 @pytest.fixture
-def http_server(revision: str, http_server_url: str, request: pytest.FixtureRequest) -> Iterator[HttpPeer]:
+def http_server(
+    revision: str, http_server_url: str, target: Target, request: pytest.FixtureRequest
+) -> Iterator[HttpPeer]:
     """A fresh Streamable HTTP session (or stateless exchange, at 2026-07-28) with the server under test."""
     trace = Trace(_trace_path(request.node.nodeid), "streamable-http")
     request.node.stash[TRACE_KEY] = trace.path
     fault = fault_of(request.node) if request.config.getoption("--falsify") else None
     peer = HttpPeer(http_server_url, trace, revision, fault=fault)
+    peer.fixtures = target.fixtures
     yield peer
     peer.close()
     report = request.node.stash.get(CALL_REPORT_KEY, None)
@@ -299,7 +296,7 @@ def run_client_process(
 
 
 @pytest.fixture
-def open_session(server_launcher: Launcher, request: pytest.FixtureRequest) -> SessionFactory:
+def open_session(server_launcher: Launcher, target: Target, request: pytest.FixtureRequest) -> SessionFactory:
     """Further stdio sessions with the server under test, at any revision, for tests that need several."""
     count = itertools.count(2)
 
@@ -307,6 +304,7 @@ def open_session(server_launcher: Launcher, request: pytest.FixtureRequest) -> S
     def open_one(revision: str) -> Iterator[Peer]:
         path = _trace_path(request.node.nodeid).with_suffix(f".{next(count)}.jsonl")
         with StdioPeer(server_launcher.start(), Trace(path, "stdio"), revision) as session:
+            session.fixtures = target.fixtures
             yield session
         report = request.node.stash.get(CALL_REPORT_KEY, None)
         if report is None or report.passed:
@@ -330,12 +328,15 @@ def _trace_path(node_id: str) -> Path:
 
 
 @pytest.fixture
-def server(revision: str, server_launcher: Launcher, request: pytest.FixtureRequest) -> Iterator[StdioPeer]:
+def server(
+    revision: str, server_launcher: Launcher, target: Target, request: pytest.FixtureRequest
+) -> Iterator[StdioPeer]:
     """A fresh stdio session with the server under test, at ``revision``, recorded as a trace."""
     trace = Trace(_trace_path(request.node.nodeid), "stdio")
     request.node.stash[TRACE_KEY] = trace.path
     fault = fault_of(request.node) if request.config.getoption("--falsify") else None
     peer = StdioPeer(server_launcher.start(), trace, revision, fault=fault)
+    peer.fixtures = target.fixtures
     yield peer
     peer.close()
     report = request.node.stash.get(CALL_REPORT_KEY, None)

@@ -10,7 +10,7 @@ from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer
-from conformance.harness.wire import SAMPLING_TOOL
+from conformance.harness.wire import SAMPLING_TOOL, require_tools
 
 SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 
@@ -48,9 +48,7 @@ def test_a_request_without_its_meta_envelope_gets_400(revision: str, http_server
 
 
 def sampling_without_the_capability(peer: Peer) -> dict:
-    listed = peer.rpc("tools/list", check=False).get("result", {}).get("tools", [])
-    if SAMPLING_TOOL not in {tool.get("name") for tool in listed}:
-        pytest.skip(f"fixture-missing: the server has no {SAMPLING_TOOL} tool")
+    require_tools(peer, SAMPLING_TOOL)
     return peer.rpc("tools/call", {"name": SAMPLING_TOOL, "arguments": {"prompt": "Say hello"}}, check=False)
 
 

@@ -22,6 +22,7 @@ from conformance.harness.surface import (
     assert_list_connection_independent,
     is_base64,
     listed,
+    require_fixture,
 )
 from conformance.plugin import SessionFactory
 
@@ -163,8 +164,7 @@ def get_without_a_required_argument(peer: Peer) -> dict:
     """prompts/get of the official suite's prompt with two required arguments, giving only one."""
     peer.open()
     prompts = {p.get("name"): p for p in listed(peer, "prompts/list")}
-    if ARGUMENTS_PROMPT not in prompts:
-        pytest.skip(f"fixture-missing: the server lists no prompt {ARGUMENTS_PROMPT}")
+    require_fixture(peer, "prompt", ARGUMENTS_PROMPT, set(prompts))
     return get_prompt(peer, ARGUMENTS_PROMPT, {"arg1": "alpha"})
 
 

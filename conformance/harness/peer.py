@@ -69,6 +69,9 @@ class Peer:
     """The client end of one session. Transports implement ``_transmit`` and feed ``inbound``."""
 
     transport = ""
+    # The official-suite fixture names the target's profile says it offers ("all": any name). The
+    # plugin sets it from the target profile; see surface.require_fixture.
+    fixtures: frozenset[str] | str = "all"
 
     def __init__(
         self, trace: Trace, revision: str, timeout: float = DEFAULT_TIMEOUT_SECONDS, fault: Fault | None = None

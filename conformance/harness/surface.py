@@ -175,12 +175,20 @@ def listed_tools(peer: Peer) -> list[dict]:
     return listed(peer, "tools/list")
 
 
+def require_fixture(peer: Peer, kind: str, name: str, listed_names: set[str]) -> None:
+    """A named fixture the test needs: one the target's profile does not offer leaves the cell
+    fixture-missing; one it offers but the server does not list fails (the target lost it)."""
+    if peer.fixtures != "all" and name not in peer.fixtures:
+        pytest.skip(f"fixture-missing: the target's profile offers no {kind} {name}")
+    if name not in listed_names:
+        pytest.fail(f"the target's profile offers the {kind} {name}, but the server does not list it")
+
+
 def require_tool(peer: Peer, name: str) -> dict:
-    """The listed tool ``name``; a target without it leaves the cell fixture-missing."""
-    for tool in list_items(peer, "tools/list") or []:
-        if tool.get("name") == name:
-            return tool
-    pytest.skip(f"fixture-missing: the server lists no tool {name}")
+    """The listed tool ``name`` (see require_fixture)."""
+    tools = {tool.get("name"): tool for tool in list_items(peer, "tools/list") or []}
+    require_fixture(peer, "tool", name, set(tools))
+    return tools[name]
 
 
 def text_of(result: dict) -> list[str]:

@@ -12,10 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
-
 from conformance.harness.http import HttpPeer, OpenRequest
 from conformance.harness.peer import ImplementationTimeout, Peer
+from conformance.harness.surface import require_fixture
 
 QUIET_SECONDS = 0.5  # how long a frame that must not come is awaited, once the server is done
 REASON = "mcp-matrix: cancelled by the conformance suite"
@@ -60,11 +59,10 @@ def tool_call(peer: Peer, request_id: Any, name: str, arguments: dict | None = N
 
 
 def require_tools(peer: Peer, *names: str) -> None:
-    """Skip as fixture-missing unless the server lists every tool of ``names``."""
+    """Every tool of ``names`` is a fixture the target offers and lists (see surface.require_fixture)."""
     listed = peer.rpc("tools/list", check=False).get("result", {}).get("tools", [])
-    missing = sorted(set(names) - {tool.get("name") for tool in listed})
-    if missing:
-        pytest.skip(f"fixture-missing: the server has no {', '.join(missing)} tool")
+    for name in names:
+        require_fixture(peer, "tool", name, {tool.get("name") for tool in listed})
 
 
 def is_response(frame: dict) -> bool:
