@@ -7,6 +7,7 @@ PYTEST := $(PY) -m pytest
 WORKERS ?= 2
 
 .PHONY: setup spec test conformance falsify matrix lint bench run clean
+.PHONY: referee
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +27,7 @@ test: setup lint
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: the suite is broken, not green" >&2; fi; \
 	[ $$status -eq 0 ] || exit $$status
 	$(MAKE) --no-print-directory falsify
+	$(MAKE) --no-print-directory referee
 
 ## Run every test that declares a fault under that fault; each must fail (see coverage/<area>.py).
 falsify: setup
@@ -50,6 +52,11 @@ bench: setup
 ## Run exactly the tests covering requirement ids or areas: make run REQ="lifecycle-server-version-echo tools"
 run: setup
 	$(PY) -m conformance run $(REQ)
+
+## The pinned official suite (referee/baseline.yaml) against the fixture server and the client driver:
+## install it into .cache/referee (once), run every profile, gate each, cross-check with the matrix.
+referee: setup
+	$(PY) -m conformance referee all
 
 clean:
 	rm -rf $(VENV) .cache reports

@@ -6,6 +6,7 @@ generate   regenerate requirements.json and the matrix docs
 show ID    a requirement, its clauses resolved from the pinned spec, and its matrix state
 run        run exactly the tests that cover the given requirement ids or areas
 bench      time each stage of the machinery (median of several runs)
+referee    the pinned official suite: install, run, gate, cross-check (``referee --help``)
 """
 
 from __future__ import annotations
@@ -190,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     bench = commands.add_parser("bench", help="time each stage of the machinery")
     bench.add_argument("--repeat", type=int, default=5)
     bench.set_defaults(run=_cmd_bench)
+    from conformance.referee.cli import add_parser as add_referee_parser
+
+    add_referee_parser(commands)  # referee install|run|gate|crosscheck|all|draft (conformance/referee/)
     args = parser.parse_args(argv)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `... | head` ends the output quietly
     try:

@@ -27,9 +27,11 @@ from conformance.errors import InputErrors
 from conformance.harness.faults import Fault
 from conformance.harness.frames import COMPLETED, REVISION_VARIABLE, SCENARIO_VARIABLE
 from conformance.harness.http import HttpPeer, require_loopback
+from conformance.harness.http_sse import HttpSsePeer
 from conformance.harness.launcher import CommandLauncher, HttpServerProcess, Launcher, WarmLauncher
 from conformance.harness.peer import HarnessError, Peer
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
+from conformance.harness.scripted_sse import ScriptedSseServer
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
@@ -134,6 +136,35 @@ def http_server_url(target: Target) -> Iterator[str]:
     yield from http_server_url_of(target, "streamable-http")
 
 
+ReconfiguredServer = Callable[..., str]
+
+
+@pytest.fixture(scope="session")
+def reconfigured_http_server(target: Target) -> Iterator[ReconfiguredServer]:
+    """``start(*options)``: the URL of the fixture's Streamable HTTP server started with further options
+    (``--session-idle-timeout 0.3``, ``--bearer-token T``), once per worker and set of options, for the cells
+    about a configuration the shared server does not have (sessions the server ends on its own, connections
+    that must authenticate). When the target's Streamable HTTP server is not the fixture, ``start`` skips
+    the test as fixture-missing: another implementation's configuration is its own to choose."""
+    started: dict[tuple[str, ...], HttpServerProcess] = {}  # (transport, *options) -> its server
+
+    def start(*options: str, transport: str = "streamable-http") -> str:
+        """``transport``: the target profile's name of the HTTP transport (``sse``: HTTP+SSE, its SSE URL)."""
+        if target.http.get(transport) != FIXTURE:
+            pytest.skip(f"fixture-missing: target {target.name} cannot be restarted with {' '.join(options)}")
+        key = (transport, *options)
+        if key not in started:
+            slug = re.sub(r"[^A-Za-z0-9.]+", "-", "".join(options)).strip("-")
+            command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", transport, "--port", "0"]
+            log = PROJECT_ROOT / "reports" / "servers" / f"{transport}-{slug}-{os.getpid()}.log"
+            started[key] = HttpServerProcess([*command, *options], log=log)
+        return started[key].url
+
+    yield start
+    for process in started.values():
+        process.close()
+
+
 @pytest.fixture
 def http_server(
     revision: str, http_server_url: str, target: Target, request: pytest.FixtureRequest
@@ -143,6 +174,32 @@ def http_server(
     request.node.stash[TRACE_KEY] = trace.path
     fault = fault_of(request.node) if request.config.getoption("--falsify") else None
     peer = HttpPeer(http_server_url, trace, revision, fault=fault)
+    peer.fixtures = target.fixtures
+    yield peer
+    peer.close()
+    report = request.node.stash.get(CALL_REPORT_KEY, None)
+    if report is not None and report.passed:
+        trace.path.unlink(missing_ok=True)
+
+
+SSE = "sse"  # 2024-11-05's HTTP+SSE in target profiles; ``http+sse`` in the vocabulary, test ids and traces
+
+
+@pytest.fixture(scope="session")
+def sse_server_url(target: Target) -> Iterator[str]:
+    """The SSE endpoint of the HTTP+SSE server under test (for the fixture server: one per worker)."""
+    yield from http_server_url_of(target, SSE)
+
+
+@pytest.fixture
+def sse_server(
+    revision: str, sse_server_url: str, target: Target, request: pytest.FixtureRequest
+) -> Iterator[HttpSsePeer]:
+    """A fresh HTTP+SSE session (2024-11-05) with the server under test; its stream opens on first use."""
+    trace = Trace(_trace_path(request.node.nodeid), "http+sse")
+    request.node.stash[TRACE_KEY] = trace.path
+    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
+    peer = HttpSsePeer(sse_server_url, trace, revision, fault=fault)
     peer.fixtures = target.fixtures
     yield peer
     peer.close()
@@ -245,9 +302,42 @@ def run_stdio_client(
     return run
 
 
+@pytest.fixture
+def scripted_sse_server(revision: str, request: pytest.FixtureRequest) -> Iterator[ScriptedSseServer]:
+    """The harness as an HTTP+SSE server (2024-11-05) of ``revision`` for the client under test."""
+    trace = Trace(_trace_path(request.node.nodeid), "http+sse")
+    request.node.stash[TRACE_KEY] = trace.path
+    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
+    server = ScriptedSseServer(revision, trace, fault=fault)
+    yield server
+    server.close()
+    trace.close()
+    if server.harness_errors:
+        raise HarnessError(
+            "the scripted HTTP+SSE server sent answers its own schema refuses:\n" + "\n".join(server.harness_errors)
+        )
+    report = request.node.stash.get(CALL_REPORT_KEY, None)
+    if report is not None and report.passed:
+        trace.path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def run_sse_client(
+    client_launcher: Launcher, scripted_sse_server: ScriptedSseServer, revision: str
+) -> Callable[[str], ClientRun]:
+    """Run the client under test through a scenario over HTTP+SSE: it gets ``--transport sse URL`` (the
+    scripted server's SSE endpoint) as its last arguments. Bounded in time."""
+
+    def run(scenario: str) -> ClientRun:
+        return run_client_process(client_launcher, scenario, revision, ["--transport", SSE, scripted_sse_server.url])
+
+    return run
+
+
 CLIENT_FIXTURES = {
     "stdio": ("scripted_stdio", "run_stdio_client"),
     "streamable-http": ("scripted_server", "run_client"),
+    "http+sse": ("scripted_sse_server", "run_sse_client"),
 }
 
 
@@ -316,7 +406,7 @@ def open_session(server_launcher: Launcher, target: Target, request: pytest.Fixt
 @pytest.fixture
 def peer(transport: str, request: pytest.FixtureRequest) -> Peer:
     """The session of a test that runs over several transports (``for_req(..., transports=...)``)."""
-    fixture = {"stdio": "server", "streamable-http": "http_server"}.get(transport)
+    fixture = {"stdio": "server", "streamable-http": "http_server", "http+sse": "sse_server"}.get(transport)
     if fixture is None:
         raise HarnessError(f"no peer for transport {transport!r}")
     return request.getfixturevalue(fixture)
@@ -344,6 +434,13 @@ def server(
         trace.path.unlink(missing_ok=True)
 
 
+def collected_node_ids(config: pytest.Config, files: list[str]) -> set[str] | None:
+    """The node ids this session collected, if it collected every one of ``files``; else None."""
+    collected = config.stash.get(COLLECTED_KEY, frozenset())
+    collected_files = {node_id.split("::", 1)[0] for node_id in collected}
+    return set(collected) if set(files) <= collected_files else None
+
+
 def gap_skip_reason(item: pytest.Item, profile: Target) -> str | None:
     """Why a cell is skipped as a gap: the target's own gap, or the suite's (``coverage/*.py``).
 
@@ -368,9 +465,15 @@ def fault_of(item: pytest.Item) -> Fault | None:
     return marker.kwargs.get("fault") if marker is not None else None
 
 
+COLLECTED_KEY = pytest.StashKey[frozenset[str]]()
+
+
+@pytest.hookimpl(tryfirst=True)  # before -k / -m / --falsify deselect anything
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Gapped cells are skipped (unless RUN_GAPS=1); under --falsify only the tests that declare a
-    fault run, since the rest have nothing to prove."""
+    fault run, since the rest have nothing to prove. Every collected node id is kept for the
+    meta-test, which then need not collect the suite again (see collected_node_ids)."""
+    config.stash[COLLECTED_KEY] = frozenset(item.nodeid for item in items)
     profile = config.stash[TARGET_KEY]
     for item in items:
         reason = gap_skip_reason(item, profile)

@@ -7,20 +7,41 @@ probes with a request every revision defines: ``ping``, or ``server/discover`` a
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 
 import pytest
 
 from conformance.covers import for_req
+from conformance.harness.exchanges import (
+    CLIENT_RESULTS,
+    PING_ID,
+    PUSHED,
+    PUSHED_IDS,
+    bad_requests,
+    client_responses,
+    converse,
+    error_objects,
+    is_notification,
+    is_request,
+    items,
+    opened,
+    ordered,
+    server_frames,
+)
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_METHOD
 from conformance.harness.peer import Peer
 from conformance.harness.schema import violations
-from conformance.harness.scripted_server import ScriptedPeer
+from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio
+from conformance.harness.wire import SAMPLING_TOOL, Wire, is_response, params_of, require_tools, tool_call
 from conformance.plugin import ClientRun
 
 PROBE_NOTIFICATION = "notifications/mcp-matrix/probe"
 MODERN = "2026-07-28"
+LEGACY = "2025-11-25"
+CORE_RESULT_TYPES = {"complete", "input_required"}
+HOLD_BACK_SECONDS = 1.0
 RunClient = Callable[[str], ClientRun]
 
 
@@ -257,3 +278,366 @@ def check_client_request_ids(frames: list[dict]) -> None:
 
 def check_no_null_ids(frames: list[dict]) -> None:
     assert not [f for f in frames if "method" in f and "id" in f and f["id"] is None], "a request with id null"
+
+
+# -- the server side over a whole conversation (harness/exchanges.py) --------------------------------
+
+
+def results_of(frames: list) -> list:
+    return [f["result"] for f in frames if isinstance(f, dict) and "result" in f]
+
+
+@for_req("messages-notification-no-id", "server", transports=BOTH_TRANSPORTS)
+def test_server_notifications_carry_no_id(revision: str, transport: str, peer: Peer) -> None:
+    notifications = [
+        f for f in server_frames(peer) if isinstance(f, dict) and str(f.get("method", "")).startswith("notifications/")
+    ]
+    if not notifications:
+        pytest.skip("fixture-missing: the server sent no notification in the conversation")
+    assert not [f for f in notifications if "id" in f], notifications
+
+
+@for_req("messages-server-no-requests", "server", transports=BOTH_TRANSPORTS)
+def test_a_modern_server_sends_no_requests(revision: str, transport: str, peer: Peer) -> None:
+    """The conversation includes a tool that needs sampling: at 2026-07-28 the server asks for it in an
+    input_required result, never with a request of its own."""
+    requests = [f for f in server_frames(peer) if is_request(f)]
+    assert not requests, f"the server sent requests: {requests}"
+
+
+@for_req("messages-result-any-object", "server", transports=BOTH_TRANSPORTS)
+def test_server_results_are_json_objects(revision: str, transport: str, peer: Peer) -> None:
+    check_results_are_objects(server_frames(peer))
+
+
+@for_req("messages-server-result-any-object", "server", transports=BOTH_TRANSPORTS)
+def test_a_modern_servers_results_are_json_objects(revision: str, transport: str, peer: Peer) -> None:
+    check_results_are_objects(server_frames(peer))
+
+
+def check_results_are_objects(frames: list) -> None:
+    """The permission is "any JSON object": results of many shapes (lists, contents, empty ones), each an object."""
+    results = results_of(frames)
+    assert len({json.dumps(sorted(r)) for r in results if isinstance(r, dict)}) > 1, f"results: {results}"
+    assert all(isinstance(r, dict) for r in results), [r for r in results if not isinstance(r, dict)]
+
+
+@for_req("messages-result-type-supported-set", "server", transports=BOTH_TRANSPORTS)
+def test_a_servers_result_types_are_the_core_ones(revision: str, transport: str, peer: Peer) -> None:
+    """The harness declares no extension, so every resultType is a core one (the conversation has an
+    input_required result: a tool that needs sampling)."""
+    kinds = [r.get("resultType") for r in results_of(server_frames(peer))]
+    assert kinds, "the server answered nothing with a result"
+    assert set(kinds) <= CORE_RESULT_TYPES, f"resultType values {sorted(set(map(str, kinds)))}"
+
+
+@for_req("messages-request-scoped-notifications", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_notifies_about_requests_in_flight(revision: str, transport: str, peer: Peer) -> None:
+    """The permission used (progress and log notifications while tool calls run) and kept to its
+    bounds: each comes while a request it is about is still unanswered."""
+    wire = converse(peer)
+    scoped = [s for s in wire.seen if is_notification(s.frame)]
+    if not scoped:
+        pytest.skip("fixture-missing: the server sent no notification while a request was in flight")
+    for seen in scoped:
+        assert seen.client_requests, f"{seen.frame} came with no request in flight"
+        token = params_of(seen.frame).get("progressToken")
+        if token is not None:
+            tokens = [params_of(r).get("_meta", {}).get("progressToken") for r in seen.client_requests.values()]
+            assert token in tokens, f"{seen.frame} names no request in flight (their tokens: {tokens})"
+
+
+@for_req("messages-error-data-optional", "server", transports=BOTH_TRANSPORTS)
+def test_a_servers_errors_may_carry_data(revision: str, transport: str, peer: Peer) -> None:
+    """The permission used (errors that carry ``data``) and kept to its bounds: ``data`` comes on top of
+    an integer code and a message, never instead of them."""
+    with_data = [e for e in error_objects(server_frames(peer, bad_requests)) if "data" in e]
+    if not with_data:
+        pytest.skip("fixture-missing: no error of the server carried data")
+    for error in with_data:
+        assert type(error.get("code")) is int and isinstance(error.get("message"), str), error
+
+
+@for_req("messages-batch-send-optional", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_batch_holds_only_requests_and_notifications(revision: str, transport: str, peer: Peer) -> None:
+    """Sending batches is allowed, not required: any the server sends is a non-empty array of requests
+    and notifications (the harness sends none, so no batch of responses is due)."""
+    check_batches(server_frames(peer))
+
+
+def check_batches(frames: list) -> None:
+    for frame in frames:
+        if isinstance(frame, list):
+            assert frame, "an empty batch"
+            assert all(is_request(f) or is_notification(f) for f in frame), f"a batch holding {frame}"
+
+
+# Before 2026-07-28 a server sends requests too: two sampling tool calls in flight at once make it ask twice.
+
+
+def server_requests(peer: Peer, check: Callable[[dict], None]) -> list[dict]:
+    """Every request the server sends while two sampling tool calls run, each passed to ``check`` as
+    it comes (before it is answered)."""
+    opened(peer)
+    require_tools(peer, SAMPLING_TOOL)
+    wire = Wire(peer)
+    pending = {wire.send(tool_call(peer, f"sampling-{n}", SAMPLING_TOOL, {"prompt": "Say hello"})).id for n in (1, 2)}
+    asked: list[dict] = []
+    while pending:
+        frame = wire.until(
+            lambda f: not isinstance(f, dict) or is_request(f) or (is_response(f) and f["id"] in pending),
+            "a sampling request or the end of the tool calls",
+        )
+        if is_request(frame):
+            check(frame)
+            asked.append(frame)
+            peer.send({"jsonrpc": "2.0", "id": frame["id"], "result": CLIENT_RESULTS.get(frame["method"], {})})
+        elif isinstance(frame, dict):
+            pending.discard(frame["id"])
+    if not asked:
+        pytest.skip(f"fixture-missing: {SAMPLING_TOOL} sent the client no request")
+    return asked
+
+
+@for_req("messages-request-id-type", "server", transports=BOTH_TRANSPORTS)
+def test_server_request_ids_are_strings_or_integers(revision: str, transport: str, peer: Peer) -> None:
+    def check(request: dict) -> None:
+        request_id = request.get("id")
+        assert isinstance(request_id, (str, int)) and not isinstance(request_id, bool), f"request {request}"
+
+    server_requests(peer, check)
+
+
+@for_req("messages-request-id-not-null", "server", transports=BOTH_TRANSPORTS)
+def test_server_request_ids_are_never_null(revision: str, transport: str, peer: Peer) -> None:
+    def check(request: dict) -> None:
+        assert request.get("id") is not None, f"request {request}"
+
+    server_requests(peer, check)
+
+
+@for_req("messages-request-id-unique-in-session", "server", transports=BOTH_TRANSPORTS)
+def test_server_request_ids_are_not_reused_in_a_session(revision: str, transport: str, peer: Peer) -> None:
+    used: list[str] = []
+
+    def check(request: dict) -> None:
+        request_id = json.dumps(request.get("id"))
+        assert request_id not in used, f"request id {request_id} used again (ids so far {used})"
+        used.append(request_id)
+
+    if len(server_requests(peer, check)) < 2:
+        pytest.skip("fixture-missing: the server sent fewer than two requests in the session")
+
+
+# -- the client side: how it answers what the (scripted stdio) server asks it ---------------------------
+
+
+def answers_of(run_stdio_client: RunClient, scripted_stdio: ScriptedStdio) -> list:
+    responses = client_responses(run_stdio_client, scripted_stdio)
+    assert responses, "the client answered none of the server's requests"
+    return responses
+
+
+@for_req("messages-response-id-matches-request", "client")
+def test_client_responses_carry_the_id_of_their_request(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    check_ids_answer_requests(answers_of(run_stdio_client, scripted_stdio))
+
+
+@for_req("messages-result-response-id-matches-request", "client")
+def test_client_result_responses_carry_the_id_of_their_request(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    results = [r for r in answers_of(run_stdio_client, scripted_stdio) if "error" not in r]
+    assert results, "the client answered even the ping with an error"
+    check_ids_answer_requests(results)
+
+
+@for_req("messages-error-response-id-matches-request", "client")
+def test_client_error_responses_carry_the_id_of_their_request(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    check_ids_answer_requests(client_errors(run_stdio_client, scripted_stdio))
+
+
+def check_ids_answer_requests(responses: list) -> None:
+    strays = [r for r in responses if not isinstance(r, dict) or r.get("id") not in PUSHED_IDS]
+    assert not strays, f"responses to no request the server sent ({sorted(PUSHED_IDS)}): {strays}"
+
+
+def client_errors(run_stdio_client: RunClient, scripted_stdio: ScriptedStdio) -> list[dict]:
+    """The client's error responses (it knows no ``mcp-matrix/no-such-method``)."""
+    errors = [r for r in answers_of(run_stdio_client, scripted_stdio) if isinstance(r, dict) and "error" in r]
+    if not errors:
+        pytest.skip("fixture-missing: the client answered no request with an error")
+    return errors
+
+
+@for_req("messages-response-result-or-error", "client")
+def test_client_responses_hold_a_result_or_an_error(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    for response in answers_of(run_stdio_client, scripted_stdio):
+        assert "result" in response or "error" in response, response
+
+
+@for_req("messages-response-not-both", "client")
+def test_client_responses_never_hold_both_result_and_error(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    for response in answers_of(run_stdio_client, scripted_stdio):
+        assert not ("result" in response and "error" in response), response
+
+
+@for_req("messages-result-response-has-result", "client")
+def test_client_successful_responses_hold_a_result(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    for response in answers_of(run_stdio_client, scripted_stdio):
+        assert "error" in response or isinstance(response.get("result"), dict), response
+
+
+@for_req("messages-error-code-and-message", "client")
+def test_client_errors_hold_a_code_and_a_message(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    for response in client_errors(run_stdio_client, scripted_stdio):
+        error = response["error"]
+        assert isinstance(error, dict) and "code" in error and "message" in error, response
+
+
+@for_req("messages-error-code-integer", "client")
+def test_client_error_codes_are_integers(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    for response in client_errors(run_stdio_client, scripted_stdio):
+        assert type(response["error"].get("code")) is int, response
+
+
+@for_req("messages-result-any-object", "client")
+def test_client_results_are_json_objects(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    results = [r["result"] for r in answers_of(run_stdio_client, scripted_stdio) if "result" in r]
+    if not results:
+        pytest.skip("fixture-missing: the client answered nothing with a result")
+    assert all(isinstance(r, dict) for r in results), results
+
+
+@for_req("messages-notification-no-response", "client")
+def test_the_client_answers_no_notification(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The server's notification (``notifications/mcp-matrix/probe``) comes with two requests: the
+    client answers those, and nothing else."""
+    responses = client_responses(run_stdio_client, scripted_stdio)
+    extra = [r for r in responses if not isinstance(r, dict) or r.get("id") not in PUSHED_IDS]
+    assert not extra, f"responses beyond the server's requests: {extra}"
+
+
+@for_req("messages-batch-receive", "client")
+def test_the_client_processes_a_batch(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The server sends a batch (a ping and a notification): the client answers the ping."""
+    scripted_stdio.push["tools/list"] = [[PUSHED[0], PUSHED[2]]]
+    run_stdio_client("tools_call")
+    responses = [f for frame in scripted_stdio.load().frames() for f in items(frame) if is_response(f)]
+    assert [r for r in responses if r.get("id") == PING_ID], f"the client's responses: {responses}"
+
+
+@for_req("messages-batch-send-optional", "client")
+def test_a_client_batch_holds_only_requests_and_notifications(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """Sending batches is allowed, not required: every line the client writes that is an array is a
+    non-empty batch of requests and notifications."""
+    run_stdio_client("rich").require_completed()
+    lines = [json.loads(line) for line in scripted_stdio.load().lines() if line.strip()]
+    check_batches(lines)
+
+
+@for_req("messages-request-id-unique-in-flight", "client", transports=BOTH_TRANSPORTS)
+def test_client_request_ids_are_unique_among_requests_in_flight(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    hold_back_prompts_list(scripted_peer)
+    run_peer_client("concurrent_requests").require_completed()
+    in_flight: dict[str, dict] = {}
+    overlapped = 0
+    for direction, frame in ordered(scripted_peer):
+        for item in items(frame):
+            if not isinstance(item, dict) or "id" not in item:
+                continue
+            key = json.dumps(item["id"])
+            if direction == "client-to-server" and "method" in item:
+                assert key not in in_flight, f"{item} reuses the id of {in_flight[key]}, still unanswered"
+                overlapped += bool(in_flight)
+                in_flight[key] = item
+            elif direction == "server-to-client" and "method" not in item:
+                in_flight.pop(key, None)
+    if not overlapped:
+        pytest.skip("fixture-missing: the client never had two requests in flight at once")
+
+
+def hold_back_prompts_list(server: ScriptedPeer) -> None:
+    """The answer to the client's prompts/list waits (bounded) until its resources/list, started at the
+    same time, has come too: a client that sends them concurrently then has both in flight at once."""
+    if isinstance(server, ScriptedStdio):  # waiting for the client's answer to a ping holds the answer back
+        server.push["prompts/list"] = [PUSHED[0]]
+        return
+    assert isinstance(server, ScriptedServer)
+    came = threading.Event()
+    resources, prompts = server.answers["resources/list"], server.answers["prompts/list"]
+    server.answers["resources/list"] = lambda frame: (came.set(), resources(frame))[1]
+    server.answers["prompts/list"] = lambda frame: (came.wait(HOLD_BACK_SECONDS), prompts(frame))[1]
+
+
+# -- the client side: resultType at 2026-07-28 ------------------------------------------------------------
+
+LISTED = [{"name": "echo", "description": "Echoes its text.", "inputSchema": {"type": "object"}}]
+CACHE_HINTS = {"ttlMs": 0, "cacheScope": "private"}
+
+
+def calls_after_listing(run_client: RunClient, server: ScriptedPeer, result_type: str | None) -> list[dict]:
+    """The tools/call requests of a client whose tools/list is answered with ``result_type`` (None: no
+    resultType at all): a client that takes the listing goes on to call the tool it names."""
+    result: dict = {"tools": LISTED} | CACHE_HINTS
+    if result_type is not None:
+        result["resultType"] = result_type
+    server.raw["tools/list"] = {"result": result}
+    run_client("tools_call")
+    return [f for f in server.frames() if isinstance(f, dict) and f.get("method") == "tools/call"]
+
+
+@for_req("messages-result-type-unknown-invalid", "client")
+def test_a_result_of_an_unknown_result_type_is_refused(
+    revision: str, run_client: RunClient, scripted_server: ScriptedPeer
+) -> None:
+    calls = calls_after_listing(run_client, scripted_server, "mcp-matrix-unknown")
+    assert not calls, f"the client took a tools/list result of resultType 'mcp-matrix-unknown' and called {calls}"
+
+
+@for_req("messages-result-type-supported-set", "client")
+def test_only_core_and_negotiated_result_types_are_accepted(
+    revision: str, run_client: RunClient, scripted_server: ScriptedPeer
+) -> None:
+    """``task`` is a resultType of the tasks extension, which the client did not advertise: outside its
+    supported set, so the listing is refused."""
+    calls = calls_after_listing(run_client, scripted_server, "task")
+    assert not calls, f"the client took a tools/list result of resultType 'task' and called {calls}"
+
+
+@for_req("messages-result-type-absent-complete", "client")
+def test_a_result_without_result_type_is_complete(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """A client speaking only 2026-07-28 meets a server of 2025-11-25 that does not insist on the
+    handshake (the case the stdio transport's backward compatibility describes): its tools/list result
+    has no resultType, which the client takes as complete, and goes on to call the tool."""
+    scripted_stdio.revision = LEGACY
+    scripted_stdio.raw["tools/list"] = {"result": {"tools": LISTED} | CACHE_HINTS}
+    run_stdio_client("modern_tools_call")
+    calls = [f for f in scripted_stdio.load().frames() if isinstance(f, dict) and f.get("method") == "tools/call"]
+    assert calls, "the client refused a tools/list result without resultType: it never called the tool"

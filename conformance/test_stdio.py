@@ -13,10 +13,13 @@ import pytest
 
 from conformance.covers import for_req
 from conformance.harness.launcher import process_running
-from conformance.harness.peer import Peer
+from conformance.harness.peer import HarnessError, Peer
 from conformance.harness.schema import violations
 from conformance.harness.scripted_stdio import ScriptedStdio, StdioRecord
+from conformance.harness.stdio import StdioPeer
+from conformance.harness.wire import Wire, answers, reports_progress, require_tools, tool_call
 from conformance.plugin import ClientRun
+from conformance.test_cancellation import check_stops_processing, outcome, slow_operation
 
 EXIT_SECONDS = 2.0
 
@@ -220,3 +223,152 @@ def test_any_legacy_refusal_of_the_probe_leads_to_initialize(
         if "initialize" not in methods[methods.index("server/discover") :]:
             stranded.append(code)
     assert not stranded, f"after server/discover was refused with {stranded} the client did not fall back to initialize"
+
+
+# -- the server: its stderr, ending the session itself, and 2026-07-28's message rules ------------------
+
+# A notifications/cancelled whose params the revision's schema refuses: what servers drop, and may log.
+MALFORMED_CANCELLATION = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"not":"an id"}}}'
+END_SESSION_TOOL = "test_end_session"
+INPUT_TOOLS = {  # the fixture's tools that need the client's input: server requests before 2026-07-28
+    "test_sampling": {"prompt": "Say hello"},
+    "test_elicitation": {"message": "Who are you?"},
+    "test_list_roots": {},
+}
+INPUT_CAPABILITIES = {"sampling": {}, "elicitation": {}, "roots": {}}
+
+
+@for_req("stdio-server-stderr-logging", "server")
+def test_what_the_server_logs_on_stderr_is_utf8_text(revision: str, server: StdioPeer) -> None:
+    """What the server writes on stderr (here: whatever it logs about a notification it drops) is UTF-8,
+    and the session goes on over stdout meanwhile."""
+    short_session(server)
+    server.send_raw(MALFORMED_CANCELLATION + b"\n")
+    assert "result" in server.rpc(server.probe_method, check=False), "the session stopped after the notification"
+    logged = server.stderr_bytes(at_least=1)
+    if not logged:
+        pytest.skip("fixture-missing: the server wrote nothing on stderr (it logs nothing there)")
+    try:
+        logged.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AssertionError(f"stderr carried bytes that are not UTF-8 ({exc.reason}): {logged[:200]!r}") from None
+
+
+@for_req("stdio-server-may-initiate-shutdown", "server")
+def test_a_server_ending_the_session_closes_stdout_and_exits(revision: str, server: StdioPeer) -> None:
+    """The fixture's ``test_end_session`` makes the server end the session itself; it must then close
+    its stdout (end of file on the client's side) and exit, while the client keeps stdin open."""
+    server.open()
+    require_tools(server, END_SESSION_TOOL)
+    server.send_request(tool_call(server, "end", END_SESSION_TOOL))
+    deadline = time.monotonic() + EXIT_SECONDS
+    closed = server.stdout_ended.wait(EXIT_SECONDS)
+    while time.monotonic() < deadline and process_running(server.process.pid):
+        time.sleep(0.02)
+    alive = process_running(server.process.pid)
+    assert closed and not alive, (
+        f"{EXIT_SECONDS:g}s after it ended the session, the server's stdout is "
+        f"{'closed' if closed else 'still open'} and the process {'still runs' if alive else 'has exited'}"
+    )
+
+
+@for_req("stdio-server-no-requests", "server")
+def test_a_modern_server_writes_no_requests(revision: str, server: StdioPeer) -> None:
+    """The calls that needed the client's input before 2026-07-28 (sampling, elicitation, roots), by a
+    client able to give it: what comes back on stdout are responses and notifications only."""
+    server.open()
+    require_tools(server, *INPUT_TOOLS)
+    meta = {"io.modelcontextprotocol/clientCapabilities": INPUT_CAPABILITIES}
+    for name, arguments in INPUT_TOOLS.items():
+        server.rpc("tools/call", {"name": name, "arguments": arguments, "_meta": meta}, check=False)
+    Wire(server).settle()
+    frames = [json.loads(line) for line in server.received_lines]
+    requests = [f for f in frames if isinstance(f, dict) and "method" in f and "id" in f]
+    assert not requests, f"the server wrote requests on stdout: {requests[:3]}"
+
+
+@for_req("stdio-server-silent-after-cancel", "server")
+def test_nothing_more_comes_for_a_cancelled_request(revision: str, server: StdioPeer) -> None:
+    """After the cancellation, a request sent behind it is answered: whatever the server sends after that
+    answer it sent knowing of the cancellation, and none of it may be for the cancelled request (its
+    response, an error, a progress notification)."""
+    wire = Wire(server)
+    call, run_id = slow_operation(server, wire)
+    wire.cancel(call)
+    marker = wire.send(server.envelope(server.probe_method, "behind-the-cancellation"))
+    wire.answer(marker.id)
+    outcome(server, run_id)  # the cancelled run is over: anything it still had to send is on its way
+    wire.settle()
+    after = next(i for i, seen in enumerate(wire.seen) if answers(seen.frame, marker.id))
+    token = call.frame["params"]["_meta"]["progressToken"]
+    late = [s.frame for s in wire.seen[after + 1 :] if answers(s.frame, call.id) or reports_progress(s.frame, token)]
+    assert not late, f"after handling the cancellation the server still sent for the request: {late}"
+
+
+@for_req("stdio-server-stop-cancelled-work", "server")
+def test_a_cancelled_request_is_abandoned_promptly(revision: str, server: StdioPeer) -> None:
+    check_stops_processing(server)
+
+
+# -- the client: the server's stderr, subscriptions on one channel, a server that dies -----------------
+
+STDERR_FLOOD = 256 * 1024  # bytes of log text: several times what a pipe holds
+
+
+@for_req("stdio-client-stderr-handling", "client")
+def test_the_client_copes_with_whatever_the_server_logs_on_stderr(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The server logs far more on stderr than a pipe holds before it answers anything: a client that
+    captures, forwards or discards it lets the server go on; one that leaves it in a pipe nobody drains
+    leaves the server blocked and the session stalled."""
+    scripted_stdio.stderr_flood = STDERR_FLOOD
+    run = run_stdio_client("tools_call")
+    record = scripted_stdio.record
+    assert record.lifecycle("stderr-flood"), "the server never got past writing its log on stderr"
+    answered = [e["payload"] for e in record.messages("server-to-client") if "result" in e["payload"]]
+    assert run.completed and len(answered) >= 2, (
+        f"with {STDERR_FLOOD} bytes on the server's stderr the session stalled:\n{run.output[-2000:]}"
+    )
+
+
+def delivered_events(run: ClientRun) -> dict[str, str | None]:
+    """The events each subscription delivered to the application, as the two_subscriptions scenario says."""
+    lines = [line for line in run.output.splitlines() if line.startswith("mcp-matrix: delivered ")]
+    assert lines, f"the client did not report its subscriptions:\n{run.output[-2000:]}"
+    return json.loads(lines[-1].removeprefix("mcp-matrix: delivered "))
+
+
+@for_req("stdio-client-correlate-subscription-notifications", "client")
+def test_a_notification_reaches_the_subscription_it_names(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """Two subscriptions with the same filter on the one stdio channel; the server sends one change
+    notification stamped with the second's id: only that subscription may deliver it."""
+    scripted_stdio.listen = 2
+    run = run_stdio_client("two_subscriptions")
+    run.require_completed()
+    listens = [f["id"] for f in scripted_stdio.requests() if f.get("method") == "subscriptions/listen"]
+    stamped = [
+        e["payload"]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"]
+        for e in scripted_stdio.record.messages("server-to-client")
+        if e["payload"].get("method") == "notifications/tools/list_changed"
+    ]
+    assert len(stamped) == 1, f"the scripted server sent {len(stamped)} stamped notifications"
+    assert stamped[0] in listens, f"the notification names {stamped[0]!r}; the client's subscriptions are {listens}"
+    delivered = delivered_events(run)
+    expected = {str(listen): "ToolsListChanged" if listen == stamped[0] else None for listen in listens}
+    assert delivered == expected, f"subscriptions delivered {delivered}; stamped for {stamped[0]!r}: {expected}"
+
+
+@for_req("stdio-client-restart-crashed-server", "client")
+def test_a_server_that_dies_is_launched_again(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    scripted_stdio.crash_after = "tools/list"  # the server exits abruptly once it has answered tools/list
+    run = run_stdio_client("outlive_crash")
+    crashed = scripted_stdio.record.lifecycle("crash")
+    if not crashed:
+        raise HarnessError(f"the scripted server did not die as planned:\n{run.output[-2000:]}")
+    restarts = scripted_stdio.restarts()
+    assert restarts, f"the server died and the client did not launch it again:\n{run.output[-1500:]}"

@@ -5,7 +5,8 @@ add its Cover and take its id off the list below.
 """
 
 from conformance.covers import Cover, Gap, gaps
-from conformance.harness.faults import set_field
+from conformance.harness.exchanges import UNKNOWN_ID, client_sends
+from conformance.harness.faults import Fault, set_field, silence
 
 TESTS = "conformance/test_errors.py"
 
@@ -30,21 +31,78 @@ COVERS: list[Cover] = [
     ),
 ]
 
+
+def client_refuses_with(code: int) -> Fault:
+    """The client's record shows it refusing the server's unknown method with ``code``."""
+    return client_sends({"id": UNKNOWN_ID, "error": {"code": code, "message": "Refused."}})
+
+
+# The codes over whole conversations (issue #4): the server's answers to bad requests, the client's to
+# what the scripted stdio server asks it, and the client's reactions to the codes it receives.
+COVERS += [
+    Cover(
+        "errors-retired-codes-not-emitted",
+        "client",
+        f"{TESTS}::test_the_client_emits_no_retired_code",
+        fault=client_refuses_with(-32002),
+    ),
+    Cover(
+        "errors-reserved-range-defined-only",
+        "client",
+        f"{TESTS}::test_the_clients_reserved_range_codes_are_defined_ones",
+        fault=client_refuses_with(-32050),
+    ),
+    Cover("errors-legacy-range-avoid", "client", f"{TESTS}::test_the_client_emits_no_legacy_range_code"),
+    Cover(
+        "errors-new-codes-outside-jsonrpc-range",
+        "server",
+        f"{TESTS}::test_the_servers_own_codes_lie_outside_the_json_rpc_range",
+    ),
+    Cover(
+        "errors-new-codes-outside-jsonrpc-range",
+        "client",
+        f"{TESTS}::test_the_clients_own_codes_lie_outside_the_json_rpc_range",
+    ),
+    Cover(
+        "errors-reserved-range-defined-meaning",
+        "server",
+        f"{TESTS}::test_the_server_uses_each_defined_code_for_its_condition_only",
+        fault=set_field("resources/read", "error.code", -32021),
+    ),
+    Cover(
+        "errors-reserved-range-defined-meaning",
+        "client",
+        f"{TESTS}::test_the_client_uses_each_defined_code_for_its_condition_only",
+        fault=client_refuses_with(-32022),
+    ),
+    Cover(
+        "errors-message-one-sentence-message", "server", f"{TESTS}::test_the_servers_error_messages_are_one_sentence"
+    ),
+    Cover(
+        "errors-message-one-sentence-message", "client", f"{TESTS}::test_the_clients_error_messages_are_one_sentence"
+    ),
+    Cover(
+        "errors-server-message-one-sentence",
+        "server",
+        f"{TESTS}::test_a_modern_servers_error_messages_are_one_sentence",
+    ),
+    Cover(
+        "errors-legacy-range-no-assumed-meaning",
+        "client",
+        f"{TESTS}::test_the_client_assumes_no_meaning_for_legacy_codes",
+        fault=silence("tools/list"),
+    ),
+    Cover(
+        "errors-accept-legacy-resource-not-found",
+        "client",
+        f"{TESTS}::test_the_client_takes_minus_32002_from_a_legacy_server_as_not_found",
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
-        "#4",
-        "base protocol: tested with the harness (issue #4)",
-        {
-            "errors-legacy-range-no-new-codes": "both",
-            "errors-legacy-range-avoid": "client",
-            "errors-legacy-range-no-assumed-meaning": "both",
-            "errors-reserved-range-defined-only": "client",
-            "errors-reserved-range-defined-meaning": "both",
-            "errors-retired-codes-not-emitted": "client",
-            "errors-accept-legacy-resource-not-found": "client",
-            "errors-new-codes-outside-jsonrpc-range": "both",
-            "errors-message-one-sentence-message": "both",
-            "errors-server-message-one-sentence": "server",
-        },
+        "L-050",
+        "whether a legacy-range code was allocated before the policy or after it is history, not behaviour",
+        {"errors-legacy-range-no-new-codes": "both"},
     ),
 ]

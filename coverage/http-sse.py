@@ -1,27 +1,51 @@
-"""Coverage of the http-sse area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the http-sse area: the cells its tests hold (every applicable cell is tested).
 
 Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
-from conformance.covers import Cover, Gap, gaps
+from conformance.covers import Cover, Gap
+from conformance.harness.faults import http_method, http_status, rename_sse_event
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_http_sse.py"
 
-GAPS: list[Gap] = [
-    *gaps(
-        "#4",
-        "base protocol: tested with the harness (issue #4)",
-        {
-            "http-sse-origin-validation": "server",
-            "http-sse-bind-localhost": "server",
-            "http-sse-authentication": "server",
-            "http-sse-sse-endpoint": "server",
-            "http-sse-post-endpoint": "server",
-            "http-sse-endpoint-event": "server",
-            "http-sse-client-post-to-endpoint": "client",
-            "http-sse-no-new-adoption": "both",
-            "http-sse-migrate": "both",
-        },
+COVERS: list[Cover] = [
+    Cover(
+        "http-sse-sse-endpoint",
+        "server",
+        f"{TESTS}::test_the_sse_endpoint_opens_a_stream_of_the_servers_messages",
+        fault=http_status("GET", 404),
     ),
+    Cover(
+        "http-sse-post-endpoint",
+        "server",
+        f"{TESTS}::test_the_post_endpoint_takes_every_client_message",
+        fault=http_status("ping", 405),
+    ),
+    Cover(
+        "http-sse-endpoint-event",
+        "server",
+        f"{TESTS}::test_the_stream_opens_with_an_endpoint_event_naming_the_post_uri",
+        fault=rename_sse_event("GET", "endpoint", "message"),
+    ),
+    Cover(
+        "http-sse-origin-validation",
+        "server",
+        f"{TESTS}::test_a_connection_from_a_foreign_origin_is_refused",
+        fault=http_status("GET", 200),
+    ),
+    Cover("http-sse-bind-localhost", "server", f"{TESTS}::test_the_server_listens_on_loopback_only"),
+    Cover("http-sse-authentication", "server", f"{TESTS}::test_every_connection_must_authenticate"),
+    Cover(
+        "http-sse-client-post-to-endpoint",
+        "client",
+        f"{TESTS}::test_the_client_posts_every_message_to_the_endpoint",
+        fault=http_method("initialize", "PUT"),
+    ),
+    Cover("http-sse-migrate", "server", f"{TESTS}::test_a_modern_server_speaks_streamable_http"),
+    Cover("http-sse-no-new-adoption", "server", f"{TESTS}::test_a_modern_servers_endpoint_is_not_an_http_sse_endpoint"),
+    Cover("http-sse-migrate", "client", f"{TESTS}::test_a_modern_client_speaks_streamable_http"),
+    Cover("http-sse-no-new-adoption", "client", f"{TESTS}::test_a_modern_client_does_not_open_with_http_sse"),
 ]
+
+GAPS: list[Gap] = []

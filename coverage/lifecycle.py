@@ -3,12 +3,14 @@
 Loaded by path (this folder is not a package); see conformance/covers.py.
 """
 
-from conformance.covers import Cover, Gap, gaps
-from conformance.harness.faults import drop_field, inject_before, set_field, silence
+from conformance.covers import Cover, Gap
+from conformance.harness.faults import as_batch, drop_field, inject_before, set_field, silence
 from conformance.harness.frames import UNKNOWN_VERSION
 
 TESTS = "conformance/test_lifecycle.py"
 EARLY_LOG = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "early"}}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+ROOTS_REQUEST = {"jsonrpc": "2.0", "id": "mcp-matrix-injected", "method": "roots/list"}
 
 COVERS = [
     Cover(
@@ -101,6 +103,113 @@ COVERS = [
         f"{TESTS}::test_the_clients_messages_keep_to_the_negotiated_revision_should",
         fault=set_field("tools/list", "params.unexpected", True),
     ),
+    # the client: what it does with the handshake's result
+    Cover(
+        "lifecycle-client-disconnect-unsupported-protocolversion",
+        "client",
+        f"{TESTS}::test_the_client_disconnects_from_a_version_it_cannot_support",
+        fault=inject_before("initialize", INITIALIZED),
+    ),
+    Cover(
+        "lifecycle-client-disconnect-unsupported-version",
+        "client",
+        f"{TESTS}::test_the_client_disconnects_from_a_version_it_does_not_implement",
+    ),
+    Cover(
+        "lifecycle-client-older-versions-protocolversion",
+        "client",
+        f"{TESTS}::test_the_client_works_with_the_servers_older_version",
+    ),
+    Cover(
+        "lifecycle-client-version-latest", "client", f"{TESTS}::test_the_client_requests_the_newest_version_it_accepts"
+    ),
+    Cover(
+        "lifecycle-initialize-not-batched",
+        "client",
+        f"{TESTS}::test_the_client_sends_initialize_on_its_own",
+        fault=as_batch("initialize"),
+    ),
+    Cover(
+        "lifecycle-instructions-system-prompt-instructions",
+        "client",
+        f"{TESTS}::test_the_servers_instructions_reach_the_application",
+    ),
+    Cover(
+        "lifecycle-handle-error-cases", "client", f"{TESTS}::test_the_client_copes_with_timeouts_and_version_mismatch"
+    ),
+    # the client: timeouts on the requests it sends
+    Cover("lifecycle-request-timeouts", "client", f"{TESTS}::test_the_clients_requests_time_out"),
+    Cover("lifecycle-client-request-timeouts", "client", f"{TESTS}::test_the_modern_clients_requests_time_out"),
+    Cover("lifecycle-timeout-cancel", "client", f"{TESTS}::test_the_client_cancels_a_timed_out_request"),
+    Cover(
+        "lifecycle-timeout-cancel-transport",
+        "client",
+        f"{TESTS}::test_the_modern_client_cancels_a_timed_out_request_its_transports_way",
+    ),
+    Cover(
+        "lifecycle-timeout-per-request-config",
+        "client",
+        f"{TESTS}::test_each_request_of_the_client_has_its_own_timeout",
+    ),
+    Cover(
+        "lifecycle-client-timeout-per-request-config",
+        "client",
+        f"{TESTS}::test_each_request_of_the_modern_client_has_its_own_timeout",
+    ),
+    Cover(
+        "lifecycle-timeout-maximum",
+        "client",
+        f"{TESTS}::test_progress_does_not_keep_the_clients_request_alive_forever",
+    ),
+    Cover(
+        "lifecycle-client-timeout-maximum",
+        "client",
+        f"{TESTS}::test_progress_does_not_keep_the_modern_clients_request_alive_forever",
+    ),
+    Cover(
+        "lifecycle-timeout-reset-on-progress",
+        "client",
+        f"{TESTS}::test_the_client_may_restart_its_clock_on_progress",
+    ),
+    Cover(
+        "lifecycle-client-timeout-reset-on-progress",
+        "client",
+        f"{TESTS}::test_the_modern_client_may_restart_its_clock_on_progress",
+    ),
+    # the server: features, timeouts on its own requests (the fixture's test_timed_request)
+    Cover(
+        "lifecycle-negotiated-capabilities-only-must",
+        "server",
+        f"{TESTS}::test_the_server_uses_only_negotiated_features",
+        fault=inject_before("tools/call", ROOTS_REQUEST),
+    ),
+    Cover(
+        "lifecycle-negotiated-capabilities-only-should",
+        "server",
+        f"{TESTS}::test_the_server_uses_only_negotiated_features_should",
+    ),
+    Cover(
+        "lifecycle-handle-error-cases",
+        "server",
+        f"{TESTS}::test_the_server_copes_with_timeouts_and_missing_capabilities",
+    ),
+    Cover("lifecycle-request-timeouts", "server", f"{TESTS}::test_the_servers_requests_time_out"),
+    Cover("lifecycle-timeout-cancel", "server", f"{TESTS}::test_the_server_cancels_a_timed_out_request"),
+    Cover(
+        "lifecycle-timeout-per-request-config",
+        "server",
+        f"{TESTS}::test_each_request_of_the_server_has_its_own_timeout",
+    ),
+    Cover(
+        "lifecycle-timeout-maximum",
+        "server",
+        f"{TESTS}::test_progress_does_not_keep_the_servers_request_alive_forever",
+    ),
+    Cover(
+        "lifecycle-timeout-reset-on-progress",
+        "server",
+        f"{TESTS}::test_the_server_may_restart_its_clock_on_progress",
+    ),
 ]
 
 GAPS = [
@@ -117,29 +226,16 @@ GAPS = [
         "the result carries fields these revisions do not define (serverInfo.title, capabilities.completions...)",
         revisions="2024-11-05..2025-06-18",
     ),
-    *gaps(
-        "#4",
-        "needs the harness: the client driver, and server cells it cannot reach yet",
-        {
-            "lifecycle-initialize-not-batched": "client",
-            "lifecycle-client-version-latest": "client",
-            "lifecycle-client-disconnect-unsupported-version": "client",
-            "lifecycle-negotiated-capabilities-only-should": "both",
-            "lifecycle-negotiated-capabilities-only-must": "both",
-            "lifecycle-handle-error-cases": "both",
-            "lifecycle-request-timeouts": "both",
-            "lifecycle-timeout-cancel": "both",
-            "lifecycle-timeout-cancel-transport": "client",
-            "lifecycle-timeout-per-request-config": "both",
-            "lifecycle-timeout-reset-on-progress": "both",
-            "lifecycle-timeout-maximum": "both",
-            "lifecycle-client-older-versions-protocolversion": "client",
-            "lifecycle-instructions-system-prompt-instructions": "client",
-            "lifecycle-client-disconnect-unsupported-protocolversion": "client",
-            "lifecycle-client-request-timeouts": "client",
-            "lifecycle-client-timeout-per-request-config": "client",
-            "lifecycle-client-timeout-reset-on-progress": "client",
-            "lifecycle-client-timeout-maximum": "client",
-        },
+    Gap(
+        "lifecycle-negotiated-capabilities-only-must",
+        "client",
+        "F-040",
+        "the client sends prompts/list, resources/list and logging/setLevel to a server that declared none of them",
+    ),
+    Gap(
+        "lifecycle-negotiated-capabilities-only-should",
+        "client",
+        "F-040",
+        "the client sends prompts/list, resources/list and logging/setLevel to a server that declared none of them",
     ),
 ]

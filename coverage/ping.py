@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/covers.py. When a
 add its Cover and take its id off the list below.
 """
 
-from conformance.covers import Cover, Gap, gaps
+from conformance.covers import Cover, Gap
 from conformance.harness.faults import set_field
 
 TESTS = "conformance/test_ping.py"
@@ -16,22 +16,47 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_a_ping_is_answered_promptly_with_an_empty_result",
         fault=set_field("ping", "result.unexpected", True),
     ),
+    Cover(
+        "ping-respond-promptly-empty",
+        "client",
+        f"{TESTS}::test_the_client_answers_a_ping_promptly_with_an_empty_result",
+        fault=set_field("ping", "result.unexpected", True),
+    ),
+    Cover("ping-avoid-excessive", "client", f"{TESTS}::test_the_client_does_not_ping_excessively"),
+    Cover("ping-avoid-excessive", "server", f"{TESTS}::test_the_server_does_not_ping_excessively"),
+    Cover(
+        "ping-timeout-suits-network",
+        "client",
+        f"{TESTS}::test_the_clients_ping_timeout_is_the_one_set_for_the_network",
+    ),
+    Cover(
+        "ping-timeout-suits-network",
+        "server",
+        f"{TESTS}::test_the_servers_ping_timeout_is_the_one_set_for_the_network",
+    ),
+    Cover("ping-no-response-sender-options", "client", f"{TESTS}::test_the_client_handles_an_unanswered_ping"),
+    Cover("ping-no-response-sender-options", "server", f"{TESTS}::test_the_server_handles_an_unanswered_ping"),
+    Cover("ping-reset-after-failures", "client", f"{TESTS}::test_the_client_handles_several_failed_pings"),
+    Cover("ping-reset-after-failures", "server", f"{TESTS}::test_the_server_handles_several_failed_pings"),
 ]
 
 GAPS: list[Gap] = [
-    *gaps(
-        "#4",
-        "base protocol: tested with the harness (issue #4)",
-        {
-            "ping-respond-promptly-empty": "client",
-            "ping-no-response-sender-options": "both",
-            "ping-periodic": "both",
-            "ping-frequency-configurable": "both",
-            "ping-timeout-suits-network": "both",
-            "ping-avoid-excessive": "both",
-            "ping-timeout-is-failure": "both",
-            "ping-reset-after-failures": "both",
-            "ping-log-failures": "both",
-        },
+    Gap("ping-periodic", "server", "F-041", "the SDK's server never pings on its own and has no setting for it"),
+    Gap("ping-periodic", "client", "F-041", "the SDK's client never pings on its own and has no setting for it"),
+    Gap("ping-frequency-configurable", "server", "F-041", "the SDK's server has no ping interval to set"),
+    Gap("ping-frequency-configurable", "client", "F-041", "the SDK's client has no ping interval to set"),
+    Gap(
+        "ping-timeout-is-failure",
+        "server",
+        "F-042",
+        "after its ping timed out the server goes on serving the session as if it were sound",
     ),
+    Gap(
+        "ping-timeout-is-failure",
+        "client",
+        "F-042",
+        "after its ping timed out the client goes on sending requests on the same connection",
+    ),
+    Gap("ping-log-failures", "server", "F-043", "a ping of the server that times out leaves no log line on stderr"),
+    Gap("ping-log-failures", "client", "F-043", "a ping of the client that times out leaves no log line"),
 ]

@@ -5,7 +5,7 @@ add its Cover and take its id off the list below.
 """
 
 from conformance.covers import Cover, Gap, gaps
-from conformance.harness.faults import drop_field, set_field
+from conformance.harness.faults import drop_field, set_field, silence
 
 TESTS = "conformance/test_versioning.py"
 
@@ -24,22 +24,72 @@ COVERS: list[Cover] = [
     ),
 ]
 
+# Negotiation, eras and extensions (issue #4).
+UNPREFIXED = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {"extensions": {"probe": {}}},
+}
+COVERS += [
+    Cover(
+        "versioning-client-retry-supported-version",
+        "client",
+        f"{TESTS}::test_the_client_retries_at_a_shared_version_or_gives_up",
+    ),
+    Cover(
+        "versioning-discover-optional-for-client",
+        "client",
+        f"{TESTS}::test_the_client_may_discover_first_or_not_at_all",
+    ),
+    Cover(
+        "versioning-extension-identifier-format",
+        "client",
+        f"{TESTS}::test_the_clients_extension_identifiers_are_well_formed",
+        fault=set_field("tools/list", "params._meta", UNPREFIXED),
+    ),
+    Cover(
+        "versioning-extension-identifier-format",
+        "server",
+        f"{TESTS}::test_the_servers_extension_identifiers_are_well_formed",
+        fault=set_field("server/discover", "result.capabilities.extensions", {"probe": {}}),
+    ),
+    Cover(
+        "versioning-extension-unsupported-fallback",
+        "client",
+        f"{TESTS}::test_a_client_extension_the_server_lacks_leaves_core_protocol",
+        fault=silence("tools/call"),
+    ),
+    Cover(
+        "versioning-extension-unsupported-fallback",
+        "server",
+        f"{TESTS}::test_a_server_extension_the_client_lacks_leaves_core_protocol",
+        fault=set_field("tools/list", "result.resultType", "com.example.mcp-matrix/probe"),
+    ),
+    Cover("versioning-dual-era-server-allowed", "server", f"{TESTS}::test_the_server_serves_both_eras"),
+    Cover("versioning-dual-era-concurrent-allowed", "server", f"{TESTS}::test_the_server_serves_both_eras_at_once"),
+    Cover(
+        "versioning-modern-only-initialize-error",
+        "server",
+        f"{TESTS}::test_a_modern_only_server_names_its_versions_when_refusing_initialize",
+    ),
+]
+
 GAPS: list[Gap] = [
+    Gap(
+        "versioning-era-cache",
+        "client",
+        "F-053",
+        "each connection to the same HTTP origin probes server/discover again: the era found is not kept",
+    ),
+    Gap(
+        "versioning-era-persist-allowed",
+        "client",
+        "F-054",
+        "a client started from a kept era (prior_discover) never probes again when the server refuses that era",
+    ),
     *gaps(
-        "#4",
-        "base protocol: tested with the harness (issue #4)",
-        {
-            "versioning-client-retry-supported-version": "client",
-            "versioning-discover-optional-for-client": "client",
-            "versioning-extension-identifier-format": "both",
-            "versioning-extension-unsupported-fallback": "both",
-            "versioning-dual-era-server-allowed": "server",
-            "versioning-era-cache": "client",
-            "versioning-era-persist-allowed": "client",
-            "versioning-modern-only-initialize-error": "server",
-            "versioning-dual-era-concurrent-allowed": "server",
-            "versioning-deprecated-not-adopted": "both",
-            "versioning-deprecated-migrate": "both",
-        },
+        "L-051",
+        "whether an implementation is new or existing, and what it will do before a future removal date, is "
+        "history and plans: at this revision a conforming and a breaking one behave alike",
+        {"versioning-deprecated-not-adopted": "both", "versioning-deprecated-migrate": "both"},
     ),
 ]

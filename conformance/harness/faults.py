@@ -30,12 +30,16 @@ KINDS = (
     "inject-raw",
     "strip-newline",
     "pretty",
+    "batch",
     "http-status",
     "http-header",
     "http-method",
     "sse-event-id",
+    "sse-event-name",
+    "encoding",
+    "http-early",
 )
-HTTP_KINDS = ("http-status", "http-header", "http-method", "sse-event-id")
+HTTP_KINDS = ("http-status", "http-header", "http-method", "sse-event-id", "sse-event-name", "http-early")
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ class Fault:
     def rewrite_http(self, target: str, status: int, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
         """The status and headers the peer sees for an HTTP answer to ``target`` (a JSON-RPC method,
         or GET / DELETE); faults of other kinds leave them alone."""
-        if self.kind not in HTTP_KINDS or not self.targets(target):
+        if self.kind not in ("http-status", "http-header") or not self.targets(target):
             return status, headers
         if self.kind == "http-status":
             return int(self.value), headers
@@ -76,7 +80,11 @@ class Fault:
         return status, headers
 
     def rewrite_events(self, target: str, events: list[dict[str, str]]) -> list[dict[str, str]]:
-        """The SSE events of the answer to ``target``, every id replaced by this fault's value."""
+        """The SSE events of the answer to ``target``, every id replaced by this fault's value (or, for
+        ``sse-event-name``, every event named ``path`` renamed to this fault's value)."""
+        if self.kind == "sse-event-name" and self.targets(target):
+            renamed = {"event": str(self.value)}
+            return [event | renamed if event.get("event") == self.path else event for event in events]
         if self.kind != "sse-event-id" or not self.targets(target):
             return events
         return [event | {"id": str(self.value)} if "id" in event else event for event in events]
@@ -102,8 +110,12 @@ class Fault:
             return [json.dumps(self.value).encode() + b"\n", line]
         if self.kind == "inject-raw":
             return [self.value.encode() + b"\n", line]
+        if self.kind == "encoding":  # the frame's text (escapes spelt out) in another character encoding
+            return [json.dumps(frame, ensure_ascii=False).encode(str(self.value), "replace") + b"\n"]
         if self.kind == "strip-newline":
             return [line.rstrip(b"\n")]
+        if self.kind == "batch":  # the frame sent as a one-element JSON-RPC batch
+            return [json.dumps([frame]).encode() + b"\n"]
         if self.kind == "pretty":  # the frame spread over several lines, as an indenting serializer would
             return [part + b"\n" for part in json.dumps(frame, indent=2).encode().split(b"\n")]
         if self.kind == "delay":
@@ -180,6 +192,11 @@ def pretty_print(target: str) -> Fault:
     return Fault("pretty", target)
 
 
+def as_batch(target: str) -> Fault:
+    """The frame of ``target`` (a request or notification, or the answer to one) inside a JSON array."""
+    return Fault("batch", target)
+
+
 def http_status(target: str | tuple[str, ...], status: int) -> Fault:
     """The HTTP answer to ``target`` (a method, or GET / DELETE) arrives with another status."""
     return Fault("http-status", target, value=status)
@@ -195,6 +212,22 @@ def http_method(target: str | tuple[str, ...], method: str) -> Fault:
     return Fault("http-method", target, value=method)
 
 
+def rename_sse_event(target: str | tuple[str, ...], event: str, new_name: str) -> Fault:
+    """The SSE events named ``event`` in the answer to ``target`` (a method, or GET) arrive named ``new_name``."""
+    return Fault("sse-event-name", target, path=event, value=new_name)
+
+
+def encode_as(target: str, encoding: str) -> Fault:
+    """The answer to ``target`` arrives encoded in ``encoding`` (``latin-1``, ...) instead of UTF-8."""
+    return Fault("encoding", target, value=encoding)
+
+
 def same_event_id(target: str | tuple[str, ...], event_id: str = "1") -> Fault:
     """Every SSE event of the answer to ``target`` carries the same id."""
     return Fault("sse-event-id", target, value=event_id)
+
+
+def arrives_early(target: str | tuple[str, ...], seconds: float) -> Fault:
+    """The HTTP request that carried ``target`` (a client's message, or GET / DELETE) reads as having
+    arrived ``seconds`` earlier than it did: a client that did not wait as long as it had to."""
+    return Fault("http-early", target, value=seconds)

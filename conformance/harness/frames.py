@@ -11,6 +11,11 @@ UNKNOWN_METHOD = "mcp-matrix/no-such-method"
 PROBE_METHODS = ("ping", "server/discover")
 # Requirements about the session or the messages hold over every transport the server offers.
 BOTH_TRANSPORTS = ("stdio", "streamable-http")
+# The same with 2024-11-05's HTTP+SSE, for tests that hold it too: for_req gives each revision only the
+# transports it defines (vocabulary.TRANSPORT_REVISIONS), so HTTP+SSE cells appear at 2024-11-05 alone.
+ALL_TRANSPORTS = (*BOTH_TRANSPORTS, "http+sse")
+# Text outside ASCII, for the cells about encoding: Latin-1, CJK, an emoji and a clef (both astral-plane).
+NON_ASCII_TEXT = "caf\u00e9 \u65e5\u672c\u8a9e \U0001f642 \U0001d11e"
 
 
 def initialize_params(protocol_version: str, capabilities: dict | None = None) -> dict[str, Any]:

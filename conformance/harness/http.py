@@ -15,14 +15,23 @@ import contextlib
 import http.client
 import ipaddress
 import json
+import queue
 import socket
 import threading
+import time
 import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.harness.faults import Fault
-from conformance.harness.peer import CLOSED, DEFAULT_TIMEOUT_SECONDS, HarnessError, Peer, ProtocolViolation
+from conformance.harness.peer import (
+    CLOSED,
+    DEFAULT_TIMEOUT_SECONDS,
+    HarnessError,
+    ImplementationTimeout,
+    Peer,
+    ProtocolViolation,
+)
 from conformance.harness.trace import Trace
 from conformance.vocabulary import revision_index
 
@@ -97,6 +106,108 @@ class OpenRequest:
             if connection is not None and connection.sock is not None:
                 connection.sock.shutdown(socket.SHUT_RDWR)
         self.ended.wait(timeout)
+
+
+_STREAM_OVER = object()  # the reader's last item: the server ended the stream's body
+
+
+class EventStream:
+    """An event-stream answer held open (``HttpPeer.stream``), for cells about the streams themselves.
+
+    A thread reads the events as they come; the test takes them one at a time (``next_event``), each
+    wait bounded, and can drop the connection at any point (``close``). Every event taken is kept in
+    ``events`` and the JSON-RPC frames it carried in ``frames`` (faults applied, traced and
+    schema-checked like every frame the peer reads). ``ended`` says the server ended the body; a
+    stream the reader lost otherwise (a socket timeout, our own ``close``) is over but not ended.
+    """
+
+    def __init__(
+        self, peer: HttpPeer, exchange: Exchange, response: http.client.HTTPResponse | None, target: str
+    ) -> None:
+        self.peer = peer
+        self.exchange = exchange
+        self.events: list[dict[str, str]] = []
+        self.frames: list[Any] = []
+        self.ended = False
+        self.over = False
+        self._response = response
+        self._target = target
+        self._queue: queue.Queue[Any] = queue.Queue()
+        if response is None:
+            self._queue.put(_STREAM_OVER)
+            return
+        reader = threading.Thread(target=self._read, args=(response,), daemon=True)
+        with peer._lock:
+            peer._readers.append(reader)
+        reader.start()
+
+    def _read(self, response: http.client.HTTPResponse) -> None:
+        outcome: Any = _STREAM_OVER
+        try:
+            for event in parse_sse(iter(response.readline, b"")):
+                self._queue.put(event)
+        except Exception as exc:  # dropped by the client, or by teardown, or a socket timeout
+            outcome = exc
+        finally:
+            self._queue.put(outcome)
+
+    def next_event(self, timeout: float | None = None) -> dict[str, str] | None:
+        """The next event, or None once the stream is over; ImplementationTimeout after ``timeout`` seconds."""
+        if self.over:
+            return None
+        bound = self.peer.timeout if timeout is None else timeout
+        try:
+            item = self._queue.get(timeout=max(0.0, bound))
+        except queue.Empty:
+            raise ImplementationTimeout(
+                f"no event on the {self.exchange.method} stream within {bound:g}s{self.peer._said()}"
+            ) from None
+        if item is _STREAM_OVER or isinstance(item, BaseException):
+            self.over, self.ended = True, item is _STREAM_OVER
+            self.peer.trace.lifecycle("server-to-client", "stream-over", method=self.exchange.method, ended=self.ended)
+            return None
+        if self.peer.fault is not None and self.peer.fault.kind == "sse-event-id":
+            item = self.peer.fault.rewrite_events(self._target, [item])[0]
+        self.events.append(item)
+        self.frames.extend(self.peer.frames_of(Exchange(self.exchange.method, self.exchange.status, {}, events=[item])))
+        return item
+
+    def read_until(self, wanted: Any, timeout: float | None = None) -> list[Any]:
+        """Take events until one carries a frame for which ``wanted(frame)`` holds; the frames taken.
+
+        ImplementationTimeout when none comes within ``timeout`` seconds in all, ProtocolViolation when
+        the stream ends first."""
+        bound = self.peer.timeout if timeout is None else timeout
+        deadline = time.monotonic() + bound
+        start = len(self.frames)
+        while True:
+            seen = len(self.frames)
+            if self.next_event(deadline - time.monotonic()) is None:
+                raise ProtocolViolation(
+                    f"the {self.exchange.method} stream ended before the awaited frame: {self.frames[start:]}"
+                )
+            if any(wanted(frame) for frame in self.frames[seen:]):
+                return self.frames[start:]
+
+    def read_to_end(self, timeout: float | None = None) -> list[Any]:
+        """Take events until the stream is over (ImplementationTimeout after ``timeout`` s in all); the frames."""
+        bound = self.peer.timeout if timeout is None else timeout
+        deadline = time.monotonic() + bound
+        start = len(self.frames)
+        while self.next_event(deadline - time.monotonic()) is not None:
+            pass
+        return self.frames[start:]
+
+    def close(self) -> None:
+        """Drop the connection (the server sees the client disconnect)."""
+        self.peer.trace.lifecycle("client-to-server", "close-stream", method=self.exchange.method)
+        if self._response is not None:
+            connection = getattr(self._response, "connection_of_mcp_matrix", None)
+            with contextlib.suppress(OSError):
+                if connection is not None and connection.sock is not None:
+                    connection.sock.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(Exception):
+                self.peer._done(self._response)
 
 
 class HttpPeer(Peer):
@@ -299,6 +410,22 @@ class HttpPeer(Peer):
             self._readers.append(reader)
         reader.start()
         return handle
+
+    def stream(self, method: str = "GET", headers: dict[str, str] | None = None) -> EventStream:
+        """Send a request without a body (a GET, with ``headers``) and hold its answer open as an
+        ``EventStream``; an answer that is not an event stream is read whole into the stream's
+        ``exchange`` and the stream is over at once."""
+        sent = headers if headers is not None else self.headers_for(None)
+        self.trace.record("client-to-server", "http", method=method, headers=sent)
+        response = self._send_http(method, None, sent)
+        exchange = self._record(method, response, method)
+        if exchange.headers.get("content-type", "").startswith("text/event-stream"):
+            return EventStream(self, exchange, response, method)
+        try:
+            exchange.body = response.read()
+        finally:
+            self._done(response)
+        return EventStream(self, exchange, None, method)
 
     def _read_stream(self, response: http.client.HTTPResponse) -> None:
         # A reader thread never raises: teardown closes its socket under it (http.client then fails

@@ -137,10 +137,11 @@ class Peer:
         self.received_lines.append(line)
         try:
             frame = json.loads(line)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             self.trace.lifecycle("server-to-client", "unparsable-frame", data=line.decode("utf-8", "replace"))
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else f"not UTF-8: {exc.reason}"
             raise ProtocolViolation(
-                f"the implementation sent a frame that is not JSON ({exc.msg}): {line[:200]!r}"
+                f"the implementation sent a frame that is not JSON ({why}): {line[:200]!r}"
             ) from exc
         self.trace.message("server-to-client", frame)
         self._check_theirs(frame)

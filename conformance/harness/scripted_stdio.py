@@ -40,7 +40,19 @@ from typing import Any, BinaryIO
 
 from conformance.harness.faults import Fault
 from conformance.harness.peer import method_definitions
-from conformance.harness.scripted_server import Answer, default_results, judge, respond
+from conformance.harness.scripted_server import (
+    PACE_BOUND_SECONDS,
+    Answer,
+    ClientAnswers,
+    Pace,
+    default_results,
+    judge,
+    listing_tools,
+    progress_notification,
+    progress_token,
+    raw_response,
+    respond,
+)
 from conformance.harness.trace import Trace
 from conformance.spec_pin import materialise
 
@@ -48,6 +60,7 @@ MODULE = "conformance.harness.scripted_stdio"
 MAX_SECONDS = 30.0  # a scripted server never lives longer, whatever its client does
 SETTLE_SECONDS = 5.0  # how long the tests wait for a scripted server to end once its client has
 NOT_SEEN = object()
+PUSH_WAIT_SECONDS = 1.0  # how long a pushed request's response is awaited before the answer goes anyway
 STDERR_CHATTER = "mcp-matrix scripted server: ERROR (a log line on stderr, not a failure)"
 
 
@@ -80,13 +93,27 @@ class ScriptedStdioServer:
         self.trace = trace
         self.fault = fault_from_json(options.fault) if options.fault else None
         self.hold = set(options.hold)
+        self.raw: dict[str, Any] = {m: json.loads(t) for m, t in (item.split("=", 1) for item in options.raw)}
+        self.push: dict[str, Any] = {m: json.loads(t) for m, t in (item.split("=", 1) for item in options.push)}
+        self._client_answered: set[str] = set()  # the ids (as JSON) of the client's responses so far
+        self._answered = threading.Condition()
         self.linger: bool = options.linger
         self.wind_down: float = options.wind_down
         self.chatter: bool = options.stderr_chatter
+        self.listen_stamp: int = options.listen
+        self.listens: list[Any] = []  # the ids of the subscriptions/listen requests acknowledged so far
+        self.crash_after: str | None = options.crash_after
+        self.stderr_flood: int = options.stderr_flood
         defined = method_definitions(self.revision)
         self.answers: dict[str, Answer] = {m: a for m, a in default_results(self.revision).items() if m in defined}
         for method, code in (item.rsplit("=", 1) for item in options.error):
             self.answers[method] = error_answer(int(code))
+        if options.tools is not None:
+            self.answers["tools/list"] = listing_tools(self.answers["tools/list"], json.loads(options.tools))
+        for method, result in (item.split("=", 1) for item in options.result):
+            self.answers[method] = fixed_answer(json.loads(result))
+        self.paces = {method: Pace.from_json(pace) for method, pace in (item.split("=", 1) for item in options.pace)}
+        self.client_answers = ClientAnswers()  # the client's answers to our own requests (Pace.ask)
         self.parent = ParentWatch()
         self.requests: queue.Queue[dict | None] = queue.Queue()
         self._recording = threading.Lock()  # a line's events, or an answer's, go into the record whole
@@ -97,6 +124,7 @@ class ScriptedStdioServer:
             "server-to-client", "start", pid=os.getpid(), parent=self.parent.pid, revision=self.revision
         )
         self.log()
+        self.flood()
         responder = threading.Thread(target=self._respond, daemon=True)
         responder.start()
         for line in iter(stdin.readline, b""):
@@ -117,44 +145,135 @@ class ScriptedStdioServer:
                 sys.stderr.write(STDERR_CHATTER + "\n")
                 sys.stderr.flush()
 
+    def flood(self) -> None:
+        """Write ``stderr_flood`` bytes of log lines on stderr (more than a pipe holds, when it is large):
+        a client that never drains its server's stderr leaves it blocked here."""
+        line = STDERR_CHATTER.encode() + b"\n"
+        with contextlib.suppress(OSError, ValueError):
+            for _ in range(-(-self.stderr_flood // len(line))):
+                sys.stderr.buffer.write(line)
+            sys.stderr.buffer.flush()
+        if self.stderr_flood:
+            self.trace.lifecycle("server-to-client", "stderr-flood", size=self.stderr_flood)
+
+    def _listen(self, request: dict) -> None:
+        """Acknowledge a subscriptions/listen request (the filter it asked for, stamped with its id) and
+        hold it open; once the ``listen_stamp``-th is acknowledged, send one change notification on it."""
+        stamp = {"io.modelcontextprotocol/subscriptionId": request["id"]}
+        asked = (request.get("params") or {}).get("notifications") or {}
+        self._write(
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/subscriptions/acknowledged",
+                "params": {"notifications": asked, "_meta": stamp},
+            }
+        )
+        self.trace.lifecycle("server-to-client", "held", id=request["id"], method=request["method"])
+        self.listens.append(request["id"])
+        if len(self.listens) == self.listen_stamp:
+            self._write({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": stamp}})
+
     def _receive(self, line: bytes) -> None:
         """Record a line as the tests will judge it (through the fault, if any); answer it as sent."""
         with self._recording:
-            for judged in self.fault.mutate(line, _no_method) if self.fault else [line]:
+            for judged in self.fault.mutate(line, self.client_answers.method_answered) if self.fault else [line]:
                 self._record(judged)
         try:
             sent = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, UnicodeDecodeError):  # not JSON, or not UTF-8
             self.requests.put({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
             return
         for frame in sent if isinstance(sent, list) else [sent]:
             if isinstance(frame, dict) and "method" in frame and "id" in frame:
                 self.requests.put(frame)
+            else:
+                self.client_answers.take(frame)
 
     def _record(self, line: bytes) -> None:
         self.trace.lifecycle("client-to-server", "line", data=line.decode("utf-8", "replace"))
         try:
             frame = json.loads(line)
-        except json.JSONDecodeError as exc:
-            self.trace.lifecycle("client-to-server", "unparsable-frame", detail=exc.msg)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:  # not JSON, or not UTF-8
+            detail = exc.msg if isinstance(exc, json.JSONDecodeError) else f"not UTF-8: {exc.reason}"
+            self.trace.lifecycle("client-to-server", "unparsable-frame", detail=detail)
             return
         self.trace.message("client-to-server", frame)
         for problem in judge(self.revision, frame):
             self.trace.lifecycle("client-to-server", "violation", detail=problem)
+        items = frame if isinstance(frame, list) else [frame]
+        responses = [f for f in items if isinstance(f, dict) and "method" not in f]
+        if responses:
+            with self._answered:
+                self._client_answered.update(json.dumps(f.get("id")) for f in responses)
+                self._answered.notify_all()
 
     def _respond(self) -> None:
         while (request := self.requests.get()) is not None:
             if "method" not in request:  # an error of ours to send as it is
                 self._write(request)
                 continue
+            pushed = self.push.pop(request["method"], None)
+            if pushed is not None:
+                self._push(pushed)
             if request["method"] in self.hold:
                 self.trace.lifecycle("server-to-client", "held", id=request["id"], method=request["method"])
+                continue
+            if request["method"] == "subscriptions/listen" and self.listen_stamp:
+                self._listen(request)
+                continue
+            if request["method"] in self.raw:
+                self._write(raw_response(request, self.raw[request["method"]]))
+                continue
+            if request["method"] in self.paces:
+                pace = self.paces[request["method"]]
+                threading.Thread(target=self._paced, args=(request, pace), daemon=True).start()
                 continue
             response, problems = respond(self.revision, self.answers, request)
             for problem in problems:
                 self.trace.lifecycle("server-to-client", "harness-error", detail=problem)
             self.log()
             self._write(response)
+            if request["method"] == self.crash_after:  # a server that dies unexpectedly
+                self.trace.lifecycle("server-to-client", "crash", detail=f"exits after answering {self.crash_after}")
+                self.trace.close()
+                os._exit(1)
+
+    def _push(self, lines: list[Any]) -> None:
+        """Send the client lines of our own before an answer, each a frame (a request, a notification) or
+        a list of frames (a batch), and wait, bounded, for its responses to the requests among them:
+        what it sends in reaction then comes before the answer, in the record and on the wire."""
+        asked: set[str] = set()
+        for line in lines:
+            self._write(line)
+            asked |= {json.dumps(f["id"]) for f in (line if isinstance(line, list) else [line]) if "id" in f}
+        with self._answered:
+            self._answered.wait_for(lambda: asked <= self._client_answered, timeout=PUSH_WAIT_SECONDS)
+
+    def _paced(self, request: dict, pace: Pace) -> None:
+        """Answer ``request`` as ``pace`` says (see scripted_server.Pace), on a thread of its own."""
+        for method in pace.ask:
+            asked = self.client_answers.request(method)
+            self._write(asked)
+            if self.client_answers.wait(asked["id"]) is None:
+                break
+        start = time.monotonic()
+        end = start + min(PACE_BOUND_SECONDS, PACE_BOUND_SECONDS if pace.delay is None else pace.delay)
+        token, sent_progress = progress_token(request), 0
+        while pace.progress_every and token is not None:
+            due = start + pace.progress_every * (sent_progress + 1)
+            if due >= end:
+                break
+            time.sleep(max(0.0, due - time.monotonic()))  # the scripted server's pace, not a wait for anything
+            sent_progress += 1
+            self._write(progress_notification(token, sent_progress))
+        time.sleep(max(0.0, end - time.monotonic()))
+        if pace.delay is None:
+            self.trace.lifecycle("server-to-client", "held", id=request["id"], method=request["method"])
+            return
+        response, problems = respond(self.revision, self.answers, request)
+        for problem in problems:
+            self.trace.lifecycle("server-to-client", "harness-error", detail=problem)
+        self._write(response)
 
     def _write(self, frame: dict) -> None:
         with self._recording:
@@ -179,6 +298,10 @@ def error_answer(code: int) -> Answer:
     return lambda _: {"error": {"code": code, "message": f"scripted error {code}"}}
 
 
+def fixed_answer(result: dict) -> Answer:
+    return lambda _: dict(result)
+
+
 def fault_to_json(fault: Fault) -> str:
     return json.dumps({"kind": fault.kind, "target": fault.target, "path": fault.path, "value": fault.value})
 
@@ -193,6 +316,11 @@ def _no_method(frame: Any) -> None:
     return None
 
 
+def restart_record(record: Path, start: int) -> Path:
+    """Where the ``start``-th server launched with the same command line (a restart) keeps its record."""
+    return record.with_suffix(f".restart-{start}.jsonl")
+
+
 def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=f"python -m {MODULE}", description=__doc__.split("\n\n")[0])
     parser.add_argument("--revision", required=True)
@@ -201,10 +329,24 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--fault", help="a fault (JSON) that damages the record, not the exchange")
     parser.add_argument("--hold", action="append", default=[], help="leave requests of this method unanswered")
     parser.add_argument("--error", action="append", default=[], help="METHOD=CODE: answer METHOD with that error")
+    parser.add_argument("--result", action="append", default=[], help="METHOD=JSON: answer METHOD with that result")
+    parser.add_argument("--pace", action="append", default=[], help="METHOD=JSON: answer METHOD as that Pace says")
     parser.add_argument("--linger", action="store_true", help="keep running after stdin closes")
+    parser.add_argument("--raw", action="append", default=[], help="METHOD=JSON: answer METHOD with this, unchecked")
+    parser.add_argument("--push", action="append", default=[], help="METHOD=JSON: send this before answering METHOD")
+    parser.add_argument("--tools", help="the tools (a JSON list) tools/list answers with")
     parser.add_argument("--wind-down", type=float, default=0.0, help="seconds between end-of-file and exit")
     parser.add_argument("--stderr-chatter", action="store_true", help="write log lines on stderr")
     parser.add_argument("--max-seconds", type=float, default=MAX_SECONDS)
+    parser.add_argument(
+        "--listen",
+        type=int,
+        default=0,
+        help="N: acknowledge subscriptions/listen requests and hold them; once the "
+        "Nth is acknowledged, send one notifications/tools/list_changed stamped with its id",
+    )
+    parser.add_argument("--crash-after", help="METHOD: exit abruptly (status 1) once the first METHOD is answered")
+    parser.add_argument("--stderr-flood", type=int, default=0, help="BYTES: write that much log text on stderr first")
     return parser.parse_args(argv)
 
 
@@ -215,7 +357,11 @@ def main(argv: list[str] | None = None) -> None:
     # SIGTERM and SIGINT wait for the watcher thread (every thread inherits the mask): a handler
     # could interrupt the trace while it holds its lock.
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
-    trace = Trace(options.record, "stdio")
+    record, starts = options.record, 1
+    while record.exists():  # the client restarted us with the same command: keep the first record
+        starts += 1
+        record = restart_record(options.record, starts)
+    trace = Trace(record, "stdio")
     server = ScriptedStdioServer(options, trace)
     threading.Thread(target=server.watch_signals, daemon=True).start()
 
@@ -288,8 +434,9 @@ class ScriptedStdio:
     """The scripted stdio server as the tests configure it and read it back.
 
     Set the options (``revision``, ``hold``, ``errors``, ``linger``, ``wind_down``,
-    ``stderr_chatter``), hand ``command()`` to the client under test, and once the client is done
-    call ``load()``: ``record`` is then that session's. Each run writes a record of its own.
+    ``stderr_chatter``, ``tools``, ``raw``, ``push``), hand ``command()`` to the client under test, and
+    once the client is done call ``load()``: ``record`` is then that session's. Each run writes a record
+    of its own.
     """
 
     def __init__(self, revision: str, record: Path, fault: Fault | None = None) -> None:
@@ -297,9 +444,17 @@ class ScriptedStdio:
         self.fault = fault
         self.hold: set[str] = set()
         self.errors: dict[str, int] = {}
+        self.raw: dict[str, Any] = {}  # method -> a deliberately wrong answer, sent unchecked (``raw_response``)
+        self.push: dict[str, list[Any]] = {}  # method -> lines (a frame, or a batch) sent before answering it
         self.linger = False
         self.wind_down = 0.0
         self.stderr_chatter = False
+        self.tools: list[dict] | None = None  # what tools/list answers with (None: the default tool)
+        self.results: dict[str, dict] = {}  # method -> the fixed result it is answered with
+        self.paces: dict[str, Pace] = {}  # methods answered slowly, with progress, or not at all (Pace)
+        self.listen = 0  # acknowledge subscriptions/listen; after the Nth, a notification stamped with its id
+        self.crash_after: str | None = None  # the method after whose first answer the server dies
+        self.stderr_flood = 0  # bytes of log text the server writes on stderr before anything else
         self.paths: list[Path] = []
         self._base = record
         self._spec_cache = materialise().parent
@@ -320,12 +475,28 @@ class ScriptedStdio:
             argv += ["--hold", method]
         for method, code in sorted(self.errors.items()):
             argv += ["--error", f"{method}={code}"]
+        for method, template in sorted(self.raw.items()):
+            argv += ["--raw", f"{method}={json.dumps(template)}"]
+        for method, frames in sorted(self.push.items()):
+            argv += ["--push", f"{method}={json.dumps(frames)}"]
         if self.linger:
             argv.append("--linger")
         if self.wind_down:
             argv += ["--wind-down", str(self.wind_down)]
         if self.stderr_chatter:
             argv.append("--stderr-chatter")
+        if self.tools is not None:
+            argv += ["--tools", json.dumps(self.tools)]
+        for method, result in sorted(self.results.items()):
+            argv += ["--result", f"{method}={json.dumps(result)}"]
+        for method, pace in sorted(self.paces.items()):
+            argv += ["--pace", f"{method}={pace.to_json()}"]
+        if self.listen:
+            argv += ["--listen", str(self.listen)]
+        if self.crash_after:
+            argv += ["--crash-after", self.crash_after]
+        if self.stderr_flood:
+            argv += ["--stderr-flood", str(self.stderr_flood)]
         return argv
 
     def load(self) -> StdioRecord:
@@ -339,10 +510,23 @@ class ScriptedStdio:
         self.harness_errors += [e["detail"] for e in self.record.lifecycle("harness-error")]
         return self.record
 
+    def restarts(self) -> list[StdioRecord]:
+        """The records of the servers the client launched again with the latest run's command line (its
+        restarts), in order; each still running is ended (bounded), as ``load`` ends the first."""
+        path = self.paths[-1] if self.paths else self._base
+        found = []
+        while (record := restart_record(path, len(found) + 2)).exists():
+            for pid in StdioRecord(record).server_pids():
+                end(pid, str(path))
+            found.append(StdioRecord(record))
+        return found
+
     def close(self) -> None:
         for path in self.paths:
-            for pid in StdioRecord(path).server_pids():
-                end(pid, str(path), wait=0.0)
+            restarts = sorted(path.parent.glob(f"{path.stem}.restart-*.jsonl"))  # see restart_record
+            for record in [path, *restarts]:
+                for pid in StdioRecord(record).server_pids():
+                    end(pid, str(path), wait=0.0)
 
     # -- ScriptedPeer --------------------------------------------------------------------------------
 

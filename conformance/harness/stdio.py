@@ -28,6 +28,8 @@ class StdioPeer(Peer):
         super().__init__(trace, revision, timeout, fault)
         self.process = process
         self._stderr = bytearray()
+        self._stderr_grew = threading.Condition()
+        self.stdout_ended = threading.Event()  # the server's stdout reached end of file
         self._threads = [
             threading.Thread(target=self._read_stdout, daemon=True),
             threading.Thread(target=self._read_stderr, daemon=True),
@@ -40,16 +42,27 @@ class StdioPeer(Peer):
         with contextlib.suppress(OSError, ValueError):  # the pipe closed under us at teardown
             for line in iter(self.process.stdout.readline, b""):
                 self.inbound.put(line)
+        self.stdout_ended.set()
         self.inbound.put(CLOSED)
 
     def _read_stderr(self) -> None:
         with contextlib.suppress(OSError, ValueError):
             for chunk in iter(lambda: self.process.stderr.read(4096), b""):
-                self._stderr.extend(chunk)
+                with self._stderr_grew:
+                    self._stderr.extend(chunk)
+                    self._stderr_grew.notify_all()
 
     @property
     def stderr(self) -> str:
         return self._stderr.decode("utf-8", "replace")
+
+    def stderr_bytes(self, at_least: int = 0, timeout: float | None = None) -> bytes:
+        """What the server wrote on stderr so far, byte for byte; first waits (bounded by ``timeout``)
+        until that is at least ``at_least`` bytes."""
+        bound = self.timeout if timeout is None else timeout
+        with self._stderr_grew:
+            self._stderr_grew.wait_for(lambda: len(self._stderr) >= at_least, bound)
+            return bytes(self._stderr)
 
     def diagnostics(self) -> str:
         return self.stderr
