@@ -6,8 +6,8 @@ A coverage module defines ``COVERS`` and ``GAPS``:
     GAPS = [Gap("lifecycle-version-fallback", "server", "F-001", "the SDK answers with ...")]
 
 ``for_req(id, side)`` parametrises a test over exactly the revisions its covers claim (by default
-every revision the catalogue gives the requirement), with ids ``<rev>/<area>/<id>``, and skips
-each gapped cell with ``gap: <ref> <why>`` unless ``RUN_GAPS=1``. The run is built from the
+every revision the catalogue gives the requirement), with ids ``<rev>/<area>/<id>``, and marks
+each gapped cell ``gapped``: it runs as an expected failure (``gap: <ref> <why>``). The run is built from the
 covers, so the two cannot drift. Coverage modules are loaded by path: the folder is not a
 package, so it never shadows coverage.py's ``coverage``.
 """
@@ -191,8 +191,9 @@ def for_req(requirement_id: str, side: str, transports: tuple[str, ...] = ()) ->
 
     The test takes a ``revision`` argument. Without a cover naming it, the test runs every revision
     of the requirement (its cells then read MISSING or gap in the matrix, never tested). A gapped
-    cell is marked ``gapped`` and skipped with its gap's reference and reason unless ``RUN_GAPS=1``
-    (``RUN_GAPS=1 pytest -m gapped`` runs exactly those); a requirement that does not bind
+    cell is marked ``gapped`` with its gap's reference and reason; the plugin runs it as a strict
+    expected failure (a gapped cell that passes is a stale gap) unless ``RUN_GAPS=1``, which runs it as
+    an ordinary test (``RUN_GAPS=1 pytest -m gapped`` runs exactly those); a requirement that does not bind
     ``side`` is a usage error.
 
     With ``transports``, the test also takes a ``transport`` argument and runs each revision over
@@ -222,7 +223,7 @@ def for_req(requirement_id: str, side: str, transports: tuple[str, ...] = ()) ->
             marker = pytest.mark.requirement(requirement_id, side, fault=faults.get(revision))
             marks: list[pytest.MarkDecorator] = [marker]
             gap = coverage.gap_of(requirement_id, revision, side, requirements)
-            if gap is not None:  # skipped unless RUN_GAPS=1, by the plugin, which knows the target
+            if gap is not None:  # the plugin, which knows the target, makes it an expected failure
                 marks.append(pytest.mark.gapped(gap.ref, why=gap.why))
             if transports:
                 available = [t for t in transports if revision in TRANSPORT_REVISIONS[t]]

@@ -441,8 +441,8 @@ def collected_node_ids(config: pytest.Config, files: list[str]) -> set[str] | No
     return set(collected) if set(files) <= collected_files else None
 
 
-def gap_skip_reason(item: pytest.Item, profile: Target) -> str | None:
-    """Why a cell is skipped as a gap: the target's own gap, or the suite's (``coverage/*.py``).
+def gap_reason(item: pytest.Item, profile: Target) -> str | None:
+    """Why a cell is expected to fail: the target's own gap, or the suite's (``coverage/*.py``).
 
     A finding (``F-NNN``) in the coverage modules was found against the default target; another
     target runs that cell and is judged on it, unless its own profile gaps it.
@@ -470,15 +470,17 @@ COLLECTED_KEY = pytest.StashKey[frozenset[str]]()
 
 @pytest.hookimpl(tryfirst=True)  # before -k / -m / --falsify deselect anything
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Gapped cells are skipped (unless RUN_GAPS=1); under --falsify only the tests that declare a
-    fault run, since the rest have nothing to prove. Every collected node id is kept for the
-    meta-test, which then need not collect the suite again (see collected_node_ids)."""
+    """A gapped cell runs as a strict expected failure: it must fail by assertion, and one that passes
+    fails the run as a stale gap (``RUN_GAPS=1`` runs gapped cells as ordinary tests, to see why they
+    fail). Under --falsify only the tests that declare a fault run, since the rest have nothing to
+    prove. Every collected node id is kept for the meta-test, which then need not collect the suite
+    again (see collected_node_ids)."""
     config.stash[COLLECTED_KEY] = frozenset(item.nodeid for item in items)
     profile = config.stash[TARGET_KEY]
     for item in items:
-        reason = gap_skip_reason(item, profile)
+        reason = gap_reason(item, profile)
         if reason and not run_gaps():
-            item.add_marker(pytest.mark.skip(reason=reason))
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=True, raises=AssertionError))
     if not config.getoption("--falsify"):
         return
     keep = [item for item in items if fault_of(item) is not None]
@@ -486,6 +488,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = keep
 
 
+STALE_GAP_PREFIX = "[XPASS(strict)]"  # how pytest reports a strict expected failure that passed
 TRACE_KEY = pytest.StashKey[Path]()
 CALL_REPORT_KEY = pytest.StashKey[pytest.TestReport]()
 OUTCOMES = ("pass", "fail", "gap", "fixture-missing", "inconclusive")
@@ -501,6 +504,8 @@ def outcome_of(
         return "falsified" if report.passed else "survived"
     if excinfo is not None and excinfo.errisinstance(FixtureMissing):
         return "fixture-missing"
+    if report.skipped and hasattr(report, "wasxfail"):  # a gapped cell that failed, as it must
+        return "gap"
     if report.skipped:
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         return "gap" if "gap: " in reason else "fixture-missing" if "fixture-missing" in reason else "skip"
@@ -510,6 +515,9 @@ def outcome_of(
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     report: pytest.TestReport = yield
+    if report.failed and isinstance(report.longrepr, str) and report.longrepr.startswith(STALE_GAP_PREFIX):
+        reason = report.longrepr.removeprefix(STALE_GAP_PREFIX).strip()
+        report.longrepr = f"stale gap: this cell passes, so its gap is wrong; remove it ({reason})"
     if call.when == "call" and item.config.getoption("--falsify"):
         _invert_for_falsify(item, call, report)
     if call.when == "call":

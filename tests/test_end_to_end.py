@@ -79,13 +79,34 @@ def test_a_cover_for_a_misspelt_test_fails_the_meta_test_naming_the_cover(projec
     )
 
 
-def test_run_gaps_runs_the_gapped_cells_and_they_still_fail() -> None:
-    """RUN_GAPS=1 runs every gapped cell that has a test; a gapped cell that passes is a stale gap."""
-    result = pytest_in(PROJECT_ROOT, "-rA", "-m", "gapped", "conformance", RUN_GAPS="1")
-    passed = [line for line in result.stdout.splitlines() if line.startswith("PASSED ")]
+ECHO_TEST = "conformance/test_lifecycle.py::test_initialize_echoes_a_supported_requested_version"
+RESULT_TEST = "conformance/test_lifecycle.py::test_initialize_result_is_the_revisions_initialize_result"
+
+
+def test_a_gapped_cell_runs_and_must_fail_and_a_stale_gap_fails_the_run(project: Path) -> None:
+    """Gapped cells run as strict expected failures: F-001's cells fail as they must; a gap put on a
+    cell that passes fails the run, named as a stale gap."""
+    with (project / "coverage" / "lifecycle.py").open("a") as coverage:
+        coverage.write(
+            'GAPS.append(Gap("lifecycle-server-version-echo", "server", "F-001", "said to break", "2025-06-18"))\n'
+        )
+    result = pytest_in(project, "-rA", "-p", "no:xdist", ECHO_TEST, RESULT_TEST)
+    assert result.returncode == 1
+    assert (
+        "XFAIL conformance/test_lifecycle.py::test_initialize_result_is_the_revisions_initialize_result[2024-11-05"
+        in result.stdout
+    )
+    stale = [line for line in result.stdout.splitlines() if line.startswith("FAILED ")]
+    assert stale and all("test_initialize_echoes_a_supported_requested_version[2025-06-18/" in line for line in stale)
+    assert "stale gap: this cell passes, so its gap is wrong; remove it (gap: F-001 said to break)" in result.stdout
+
+
+def test_run_gaps_runs_gapped_cells_as_ordinary_tests() -> None:
+    """RUN_GAPS=1 shows why a gapped cell fails: its assertion, not an expected failure."""
+    result = pytest_in(PROJECT_ROOT, "-rA", "-p", "no:xdist", RESULT_TEST, RUN_GAPS="1")
     failed = [line for line in result.stdout.splitlines() if line.startswith("FAILED ")]
-    assert not passed, "stale gaps (they pass under RUN_GAPS=1; remove them):\n" + "\n".join(passed)
-    assert len(failed) >= 4, f"expected the gapped cells of F-001 and F-002 to run and fail:\n{result.stdout[-3000:]}"
+    assert result.returncode == 1 and failed and "XFAIL" not in result.stdout
+    assert all("2024-11-05" in line or "2025-0" in line for line in failed), failed
 
 
 def test_a_test_that_survives_its_fault_fails_make_falsify(project: Path) -> None:

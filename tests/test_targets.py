@@ -9,7 +9,7 @@ import pytest
 
 from conformance import targets
 from conformance.errors import InputErrors
-from conformance.plugin import gap_skip_reason
+from conformance.plugin import gap_reason
 from conformance.targets import FIXTURE, HttpServer, Target
 
 REQUIREMENTS = {"lifecycle-initialize-first": {}, "ping-response": {}}
@@ -108,9 +108,9 @@ def test_the_sdk_findings_skip_only_the_default_target_and_a_target_skips_its_ow
     default = targets.load(targets.resolve(None))
     other = Target(name="other", gaps=(targets.TargetGap("ping-response", "server", (), "up#1", "hangs"),))
     sdk_finding = item("lifecycle-initialize-first", "2024-11-05", "server", "F-001", "broken")
-    assert gap_skip_reason(sdk_finding, default) == "gap: F-001 broken"
-    assert gap_skip_reason(sdk_finding, other) is None
+    assert gap_reason(sdk_finding, default) == "gap: F-001 broken"
+    assert gap_reason(sdk_finding, other) is None
     untested = item("lifecycle-initialize-first", "2024-11-05", "server", "#3", "not yet")
-    assert gap_skip_reason(untested, other) == "gap: #3 not yet"
-    assert gap_skip_reason(item("ping-response", "2025-06-18", "server"), other) == "gap: up#1 hangs (target other)"
-    assert gap_skip_reason(item("ping-response", "2025-06-18", "server"), default) is None
+    assert gap_reason(untested, other) == "gap: #3 not yet"
+    assert gap_reason(item("ping-response", "2025-06-18", "server"), other) == "gap: up#1 hangs (target other)"
+    assert gap_reason(item("ping-response", "2025-06-18", "server"), default) is None
