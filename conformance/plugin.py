@@ -472,20 +472,20 @@ COLLECTED_KEY = pytest.StashKey[frozenset[str]]()
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A gapped cell runs as a strict expected failure: it must fail by assertion, and one that passes
     fails the run as a stale gap (``RUN_GAPS=1`` runs gapped cells as ordinary tests, to see why they
-    fail). Under --falsify only the tests that declare a fault run, since the rest have nothing to
-    prove. Every collected node id is kept for the meta-test, which then need not collect the suite
-    again (see collected_node_ids)."""
+    fail). Under --falsify only the tested cells that declare a fault run, since the rest (gapped
+    cells included: they fail already) have nothing to prove. Every collected node id is kept for the
+    meta-test, which then need not collect the suite again (see collected_node_ids)."""
     config.stash[COLLECTED_KEY] = frozenset(item.nodeid for item in items)
     profile = config.stash[TARGET_KEY]
-    for item in items:
-        reason = gap_reason(item, profile)
+    gapped = {item: gap_reason(item, profile) for item in items}
+    if config.getoption("--falsify"):
+        keep = [item for item in items if fault_of(item) is not None and not gapped[item]]
+        config.hook.pytest_deselected(items=[item for item in items if item not in keep])
+        items[:] = keep
+        return
+    for item, reason in gapped.items():
         if reason and not run_gaps():
             item.add_marker(pytest.mark.xfail(reason=reason, strict=True, raises=AssertionError))
-    if not config.getoption("--falsify"):
-        return
-    keep = [item for item in items if fault_of(item) is not None]
-    config.hook.pytest_deselected(items=[item for item in items if fault_of(item) is None])
-    items[:] = keep
 
 
 STALE_GAP_PREFIX = "[XPASS(strict)]"  # how pytest reports a strict expected failure that passed

@@ -319,19 +319,28 @@ def judge(revision: str, frame: Any) -> list[str]:
 
 
 def respond(revision: str, answers: Mapping[str, Answer], request: dict) -> tuple[dict, list[str]]:
-    """The response to a client's request, from ``answers`` (method not found when none answers it),
-    and every way our own result breaks the revision's schema: a harness error, since a client's
-    reaction to a wrong answer proves nothing."""
-    method = request["method"]
-    answer = answers.get(method)
+    """The response to a client's request (see ``response_to``) and every way it breaks the
+    revision's schema (see ``answer_problems``)."""
+    response = response_to(answers, request)
+    return response, answer_problems(revision, request["method"], response)
+
+
+def response_to(answers: Mapping[str, Answer], request: dict) -> dict:
+    """The response to a client's request, from ``answers`` (method not found when none answers it)."""
+    answer = answers.get(request["method"])
     if answer is None:
-        return _error(request["id"], -32601, f"Method not found: {method}"), []
+        return _error(request["id"], -32601, f"Method not found: {request['method']}")
     result = answer(request)
     if "error" in result:
-        return {"jsonrpc": "2.0", "id": request["id"], "error": result["error"]}, []
+        return {"jsonrpc": "2.0", "id": request["id"], "error": result["error"]}
+    return {"jsonrpc": "2.0", "id": request["id"], "result": result}
+
+
+def answer_problems(revision: str, method: str, response: dict) -> list[str]:
+    """Every way our own result breaks the revision's schema: a harness error, since a client's
+    reaction to a wrong answer proves nothing."""
     definition = result_definitions(revision).get(method)
-    problems = schema.violations(revision, definition, result) if definition else []
-    return {"jsonrpc": "2.0", "id": request["id"], "result": result}, problems
+    return schema.violations(revision, definition, response["result"]) if definition and "result" in response else []
 
 
 def raw_response(request: dict, template: Any) -> Any:

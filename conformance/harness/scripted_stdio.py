@@ -10,11 +10,15 @@ methods the revision defines: a legacy server knows no ``server/discover``). Eve
 observes goes to FILE as a session trace (``trace.py``, transport ``stdio``), one event a line:
 
 - ``lifecycle`` ``start`` (its pid and its parent's), ``line`` (each line read from stdin,
-  verbatim, in ``data``), ``unparsable-frame``, ``violation`` (a schema verdict on a client frame,
-  in ``detail``), ``harness-error`` (our own answer broke the schema), ``held`` (a request left
-  unanswered on purpose), ``stdin-closed``, ``signal`` (with its sender), ``exit``, ``timeout``;
+  verbatim, in ``data``), ``unparsable-frame``, ``answer`` (the id and method of a request
+  answered from the script), ``held`` (a request left unanswered on purpose), ``stdin-closed``,
+  ``signal`` (with its sender), ``exit``, ``timeout``;
 - ``message`` for each frame read and each answer written (an answer is recorded before it is
   written, so whatever the client sends in reaction comes later in ``seq``).
+
+The schema checks (the client's frames, and our scripted answers) run in the tests' process when
+it loads the record: a scripted server starts without importing a validator, which matters since
+the client under test starts one for every stdio test.
 
 Each ``stdin-closed``, ``signal`` and ``exit`` event says whether the client (the process that
 launched the server) was still alive then: that is how a record shows the shutdown sequence.
@@ -45,13 +49,14 @@ from conformance.harness.scripted_server import (
     Answer,
     ClientAnswers,
     Pace,
+    answer_problems,
     default_results,
     judge,
     listing_tools,
     progress_notification,
     progress_token,
     raw_response,
-    respond,
+    response_to,
 )
 from conformance.harness.trace import Trace
 from conformance.spec_pin import materialise
@@ -197,9 +202,7 @@ class ScriptedStdioServer:
             detail = exc.msg if isinstance(exc, json.JSONDecodeError) else f"not UTF-8: {exc.reason}"
             self.trace.lifecycle("client-to-server", "unparsable-frame", detail=detail)
             return
-        self.trace.message("client-to-server", frame)
-        for problem in judge(self.revision, frame):
-            self.trace.lifecycle("client-to-server", "violation", detail=problem)
+        self.trace.message("client-to-server", frame)  # judged by the tests' process (ScriptedStdio.load)
         items = frame if isinstance(frame, list) else [frame]
         responses = [f for f in items if isinstance(f, dict) and "method" not in f]
         if responses:
@@ -228,11 +231,8 @@ class ScriptedStdioServer:
                 pace = self.paces[request["method"]]
                 threading.Thread(target=self._paced, args=(request, pace), daemon=True).start()
                 continue
-            response, problems = respond(self.revision, self.answers, request)
-            for problem in problems:
-                self.trace.lifecycle("server-to-client", "harness-error", detail=problem)
             self.log()
-            self._write(response)
+            self._answer(request)
             if request["method"] == self.crash_after:  # a server that dies unexpectedly
                 self.trace.lifecycle("server-to-client", "crash", detail=f"exits after answering {self.crash_after}")
                 self.trace.close()
@@ -270,10 +270,13 @@ class ScriptedStdioServer:
         if pace.delay is None:
             self.trace.lifecycle("server-to-client", "held", id=request["id"], method=request["method"])
             return
-        response, problems = respond(self.revision, self.answers, request)
-        for problem in problems:
-            self.trace.lifecycle("server-to-client", "harness-error", detail=problem)
-        self._write(response)
+        self._answer(request)
+
+    def _answer(self, request: dict) -> None:
+        """Answer from ``answers``; the tests' process checks the answer against the schema, since
+        validating here would cost every scripted server the import of a validator."""
+        self.trace.lifecycle("server-to-client", "answer", id=request["id"], method=request["method"])
+        self._write(response_to(self.answers, request))
 
     def _write(self, frame: dict) -> None:
         with self._recording:
@@ -409,6 +412,16 @@ class StdioRecord:
     def lines(self) -> list[str]:
         return [e["data"] for e in self.lifecycle("line")]
 
+    def answer_problems(self, revision: str) -> list[str]:
+        """Every way the answers the server made from its script break the revision's schema."""
+        methods = {json.dumps(e["id"]): e["method"] for e in self.lifecycle("answer")}
+        return [
+            problem
+            for sent in self.messages("server-to-client")
+            if isinstance(sent["payload"], dict) and json.dumps(sent["payload"].get("id")) in methods
+            for problem in answer_problems(revision, methods[json.dumps(sent["payload"]["id"])], sent["payload"])
+        ]
+
     def server_pids(self) -> list[int]:
         return [e["pid"] for e in self.lifecycle("start")]
 
@@ -506,8 +519,8 @@ class ScriptedStdio:
         for pid in StdioRecord(path).server_pids():
             end(pid, str(path))
         self.record = StdioRecord(path)
-        self.violations += [e["detail"] for e in self.record.lifecycle("violation")]
-        self.harness_errors += [e["detail"] for e in self.record.lifecycle("harness-error")]
+        self.violations += [problem for frame in self.record.frames() for problem in judge(self.revision, frame)]
+        self.harness_errors += self.record.answer_problems(self.revision)
         return self.record
 
     def restarts(self) -> list[StdioRecord]:
