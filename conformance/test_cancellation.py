@@ -165,6 +165,7 @@ def test_invalid_cancellations_are_ignored(revision: str, transport: str, peer: 
 @for_req("cancellation-race-graceful", "server", transports=BOTH_TRANSPORTS)
 def test_a_cancellation_that_crosses_the_response_does_no_harm(revision: str, transport: str, peer: Peer) -> None:
     peer.open()
+    require_tools(peer, QUICK_TOOL)
     wire = Wire(peer)
     finished = wire.send(tool_call(peer, "race-after", QUICK_TOOL))
     wire.answer(finished.id)

@@ -51,10 +51,10 @@ def probe(server: Peer) -> dict:
 
 
 def answer_to_a_string_id(server: Peer) -> dict:
-    """The first frame the server sends after a probe whose id is a string (ids need not be numbers)."""
+    """The first response the server sends after a probe whose id is a string (ids need not be numbers)."""
     server.open()
     server.send_request(server.envelope(server.probe_method, "string-id-7"))
-    return server.receive()
+    return server.next_response()
 
 
 @for_req("messages-jsonrpc-2-0", "server", transports=BOTH_TRANSPORTS)
@@ -152,7 +152,7 @@ def check_result_present(peer: Peer) -> None:
 def check_error_response_id(peer: Peer) -> None:
     peer.open()
     peer.send_request(peer.envelope(UNKNOWN_METHOD, "error-id-9"))
-    answer = peer.receive()
+    answer = peer.next_response()
     assert "error" in answer, f"an unknown method was answered with {answer}"
     assert answer.get("id") == "error-id-9", f"answered {answer}"
 

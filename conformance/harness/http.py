@@ -232,6 +232,7 @@ class HttpPeer(Peer):
         self.negotiated_version: str | None = MODERN if revision == MODERN else None
         self.exchanges: list[Exchange] = []
         self.last_event_id: str | None = None
+        self._refused: dict[Any, str] = {}  # request id -> why its response cannot come (an error status)
         self._connections: list[http.client.HTTPConnection] = []
         self._readers: list[threading.Thread] = []
         self._lock = threading.Lock()
@@ -376,6 +377,9 @@ class HttpPeer(Peer):
         exchange.body = body
         if body.strip():
             self.inbound.put(body.strip() + b"\n")
+        request_id = frame.get("id") if isinstance(frame, dict) and "method" in frame else None
+        if request_id is not None and exchange.status >= 400 and not _answers_in(body, request_id):
+            self._refused[request_id] = f"the POST carrying it was answered {exchange.status} without it"
 
     def open_request(self, frame: dict) -> OpenRequest:
         """POST a request as ``send_request`` does, keeping hold of its answer (see ``OpenRequest``).
@@ -441,6 +445,9 @@ class HttpPeer(Peer):
             with contextlib.suppress(Exception):
                 self._done(response)
 
+    def refusal_of(self, request_id: Any) -> str | None:
+        return self._refused.get(request_id)
+
     def initialize(self, capabilities: dict | None = None, *, check: bool = True) -> dict:
         result = super().initialize(capabilities, check=check)
         self.negotiated_version = result.get("protocolVersion")
@@ -463,6 +470,17 @@ class HttpPeer(Peer):
         if self.session_id and self.revision != MODERN:
             with contextlib.suppress(AssertionError, OSError):
                 self.exchange("DELETE", headers={"Mcp-Session-Id": self.session_id})
+
+
+def _answers_in(body: bytes, request_id: Any) -> bool:
+    """Whether a JSON body holds a response to ``request_id`` (alone or in a batch)."""
+    try:
+        parsed = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return any(
+        isinstance(f, dict) and f.get("id") == request_id for f in (parsed if isinstance(parsed, list) else [parsed])
+    )
 
 
 def _target(method: str, frame: Any) -> str:

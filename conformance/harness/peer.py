@@ -12,7 +12,7 @@ import itertools
 import json
 import queue
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
@@ -205,10 +205,29 @@ class Peer:
 
     def expect_response(self, request_id: Any, timeout: float | None = None) -> dict:
         """Wait for the response to ``request_id``; other frames stay queued for ``receive``."""
+
+        def answers(frame: Any) -> bool:
+            return isinstance(frame, dict) and frame.get("id") == request_id and "method" not in frame
+
+        refusal = self.refusal_of(request_id)
+        if refusal is not None and not any(answers(frame) for frame in self._pending):
+            raise ImplementationTimeout(f"no response to request id {request_id!r}: {refusal}{self._said()}")
+        return self._await(answers, f"response to request id {request_id!r}", timeout)
+
+    def refusal_of(self, request_id: Any) -> str | None:
+        """Why the response to ``request_id`` can no longer come, if the transport knows (see HttpPeer)."""
+        return None
+
+    def next_response(self, timeout: float | None = None) -> Any:
+        """The next response, whatever its id (or a batch); notifications and requests of the
+        implementation that come first stay queued for ``receive``."""
+        return self._await(lambda frame: not (isinstance(frame, dict) and "method" in frame), "response", timeout)
+
+    def _await(self, wanted: Callable[[Any], bool], description: str, timeout: float | None) -> Any:
         bound = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + bound
         for index, frame in enumerate(self._pending):
-            if isinstance(frame, dict) and frame.get("id") == request_id and "method" not in frame:
+            if wanted(frame):
                 return self._pending.pop(index)
         while True:
             try:
@@ -217,10 +236,8 @@ class Peer:
                     raise ImplementationTimeout("deadline passed")
                 frame = self._receive_wire(remaining)
             except ImplementationTimeout:
-                raise ImplementationTimeout(
-                    f"no response to request id {request_id!r} within {bound:g}s{self._said()}"
-                ) from None
-            if isinstance(frame, dict) and frame.get("id") == request_id and "method" not in frame:
+                raise ImplementationTimeout(f"no {description} within {bound:g}s{self._said()}") from None
+            if wanted(frame):
                 return frame
             self._pending.append(frame)
 
