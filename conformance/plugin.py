@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -238,23 +239,35 @@ def client_launcher(target: Target) -> Iterator[Launcher]:
     launcher.close()
 
 
-@pytest.fixture
-def scripted_server(revision: str, request: pytest.FixtureRequest) -> Iterator[ScriptedServer]:
-    """The harness as a server of ``revision`` for the client under test; its record is the evidence."""
-    trace = Trace(_trace_path(request.node.nodeid), "streamable-http")
+ScriptedHttp = TypeVar("ScriptedHttp", bound=ScriptedServer)
+
+
+def _scripted_http(
+    kind: type[ScriptedHttp], transport: str, revision: str, request: pytest.FixtureRequest
+) -> Iterator[ScriptedHttp]:
+    """A scripted HTTP server of ``revision`` for one test: traced, faulted under --falsify, its own
+    schema mistakes a harness error, its trace kept only if the test fails."""
+    trace = Trace(_trace_path(request.node.nodeid), transport)
     request.node.stash[TRACE_KEY] = trace.path
     fault = fault_of(request.node) if request.config.getoption("--falsify") else None
-    server = ScriptedServer(revision, trace, fault=fault)
+    server = kind(revision, trace, fault=fault)
     yield server
     server.close()
     trace.close()
     if server.harness_errors:
         raise HarnessError(
-            "the scripted server sent answers its own schema refuses:\n" + "\n".join(server.harness_errors)
+            f"the scripted {transport} server sent answers its own schema refuses:\n" + "\n".join(server.harness_errors)
         )
     report = request.node.stash.get(CALL_REPORT_KEY, None)
     if report is not None and report.passed:
         trace.path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def scripted_server(revision: str, request: pytest.FixtureRequest) -> Iterator[ScriptedServer]:
+    """The harness as a Streamable HTTP server of ``revision`` for the client under test; its record is
+    the evidence."""
+    yield from _scripted_http(ScriptedServer, "streamable-http", revision, request)
 
 
 @pytest.fixture
@@ -305,20 +318,7 @@ def run_stdio_client(
 @pytest.fixture
 def scripted_sse_server(revision: str, request: pytest.FixtureRequest) -> Iterator[ScriptedSseServer]:
     """The harness as an HTTP+SSE server (2024-11-05) of ``revision`` for the client under test."""
-    trace = Trace(_trace_path(request.node.nodeid), "http+sse")
-    request.node.stash[TRACE_KEY] = trace.path
-    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
-    server = ScriptedSseServer(revision, trace, fault=fault)
-    yield server
-    server.close()
-    trace.close()
-    if server.harness_errors:
-        raise HarnessError(
-            "the scripted HTTP+SSE server sent answers its own schema refuses:\n" + "\n".join(server.harness_errors)
-        )
-    report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and report.passed:
-        trace.path.unlink(missing_ok=True)
+    yield from _scripted_http(ScriptedSseServer, "http+sse", revision, request)
 
 
 @pytest.fixture

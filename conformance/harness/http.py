@@ -210,7 +210,59 @@ class EventStream:
                 self.peer._done(self._response)
 
 
-class HttpPeer(Peer):
+class HttpTransport(Peer):
+    """What the HTTP peers share: one connection per request, to a loopback URL; each answer's status
+    and headers recorded as an ``Exchange`` (through the fault, if any) and traced."""
+
+    def __init__(self, trace: Trace, revision: str, timeout: float, fault: Fault | None) -> None:
+        super().__init__(trace, revision, timeout, fault)
+        self.exchanges: list[Exchange] = []
+        self._connections: list[http.client.HTTPConnection] = []
+        self._lock = threading.Lock()
+
+    def _request(self, method: str, url: str, body: bytes | None, headers: dict[str, str]) -> http.client.HTTPResponse:
+        """Send one HTTP request on a connection of its own and return the response, body unread.
+
+        The connection is closed with the response (``_done``), or at teardown for a stream."""
+        parts = require_loopback(url)
+        connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80, timeout=self.timeout)
+        with self._lock:
+            self._connections.append(connection)
+        target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
+        try:
+            connection.request(method, target, body=body, headers=headers)
+            response = connection.getresponse()
+        except TimeoutError as exc:
+            raise ProtocolViolation(f"{method} {url}: no answer within {self.timeout:g}s") from exc
+        except OSError as exc:
+            raise ProtocolViolation(f"{method} {url}: {exc}") from exc
+        response.connection_of_mcp_matrix = connection  # type: ignore[attr-defined]
+        return response
+
+    def _done(self, response: http.client.HTTPResponse) -> None:
+        response.close()
+        connection = getattr(response, "connection_of_mcp_matrix", None)
+        if connection is not None:
+            with contextlib.suppress(OSError):
+                if connection.sock is not None:
+                    connection.sock.shutdown(socket.SHUT_RDWR)
+            connection.close()
+            with self._lock:
+                if connection in self._connections:
+                    self._connections.remove(connection)
+
+    def _record(self, method: str, response: http.client.HTTPResponse, target: str) -> Exchange:
+        headers = {k.lower(): v for k, v in response.getheaders()}
+        status = response.status
+        if self.fault is not None:
+            status, headers = self.fault.rewrite_http(target, status, headers)
+        exchange = Exchange(method, status, headers)
+        self.exchanges.append(exchange)
+        self.trace.record("server-to-client", "http", method=method, status=status, headers=headers)
+        return exchange
+
+
+class HttpPeer(HttpTransport):
     """The client end of one Streamable HTTP session (or, at 2026-07-28, of stateless requests)."""
 
     transport = "streamable-http"
@@ -230,12 +282,9 @@ class HttpPeer(Peer):
         self.path = parts.path or "/"
         self.session_id: str | None = None
         self.negotiated_version: str | None = MODERN if revision == MODERN else None
-        self.exchanges: list[Exchange] = []
         self.last_event_id: str | None = None
         self._refused: dict[Any, str] = {}  # request id -> why its response cannot come (an error status)
-        self._connections: list[http.client.HTTPConnection] = []
         self._readers: list[threading.Thread] = []
-        self._lock = threading.Lock()
 
     # -- headers ------------------------------------------------------------------------------------
 
@@ -257,21 +306,7 @@ class HttpPeer(Peer):
     # -- exchanges ----------------------------------------------------------------------------------
 
     def _send_http(self, method: str, body: bytes | None, headers: dict[str, str]) -> http.client.HTTPResponse:
-        """Send one HTTP request on a connection of its own and return the response, body unread.
-
-        The connection is closed with the response (``_done``), or at teardown for a stream."""
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-        with self._lock:
-            self._connections.append(connection)
-        try:
-            connection.request(method, self.path, body=body, headers=headers)
-            response = connection.getresponse()
-            response.connection_of_mcp_matrix = connection  # type: ignore[attr-defined]
-            return response
-        except TimeoutError as exc:
-            raise ProtocolViolation(f"{method} {self.url}: no answer within {self.timeout:g}s") from exc
-        except OSError as exc:
-            raise ProtocolViolation(f"{method} {self.url}: {exc}") from exc
+        return self._request(method, self.url, body, headers)
 
     def exchange(
         self,
@@ -335,25 +370,6 @@ class HttpPeer(Peer):
             self._check_theirs(frame)
             frames.extend(frame if isinstance(frame, list) else [frame])
         return frames
-
-    def _done(self, response: http.client.HTTPResponse) -> None:
-        response.close()
-        connection = getattr(response, "connection_of_mcp_matrix", None)
-        if connection is not None:
-            connection.close()
-            with self._lock:
-                if connection in self._connections:
-                    self._connections.remove(connection)
-
-    def _record(self, method: str, response: http.client.HTTPResponse, target: str) -> Exchange:
-        headers = {k.lower(): v for k, v in response.getheaders()}
-        status = response.status
-        if self.fault is not None:
-            status, headers = self.fault.rewrite_http(target, status, headers)
-        exchange = Exchange(method, status, headers)
-        self.exchanges.append(exchange)
-        self.trace.record("server-to-client", "http", method=method, status=status, headers=headers)
-        return exchange
 
     def _transmit(self, data: bytes, frame: Any) -> None:
         headers = self.headers_for(frame)

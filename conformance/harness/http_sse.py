@@ -23,12 +23,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from conformance.harness.faults import Fault
-from conformance.harness.http import Exchange, parse_sse, require_loopback
+from conformance.harness.http import Exchange, HttpTransport, parse_sse, require_loopback
 from conformance.harness.peer import (
     CLOSED,
     DEFAULT_TIMEOUT_SECONDS,
     ImplementationTimeout,
-    Peer,
     ProtocolViolation,
 )
 from conformance.harness.trace import Trace
@@ -36,7 +35,7 @@ from conformance.harness.trace import Trace
 STREAM = "GET"  # what a fault on the SSE stream targets
 
 
-class HttpSsePeer(Peer):
+class HttpSsePeer(HttpTransport):
     """The client end of one HTTP+SSE session: ``url`` is the server's SSE endpoint.
 
     ``headers`` go on every request (credentials, for a server that authenticates its
@@ -62,55 +61,11 @@ class HttpSsePeer(Peer):
         self.stream: Exchange | None = None
         self.events: list[dict[str, str]] = []
         self.endpoint: str | None = None
-        self.exchanges: list[Exchange] = []
         self._endpoint_known = threading.Event()  # the endpoint event came, or the stream ended without it
         self._first_event = threading.Event()  # an event came, or the stream ended without one
-        self._connections: list[http.client.HTTPConnection] = []
         self._reader: threading.Thread | None = None
-        self._lock = threading.Lock()
 
     # -- HTTP ---------------------------------------------------------------------------------------
-
-    def _send_http(
-        self, method: str, url: str, body: bytes | None, headers: dict[str, str]
-    ) -> http.client.HTTPResponse:
-        """One HTTP request on a connection of its own, to a loopback ``url``; the body is left unread."""
-        parts = require_loopback(url)
-        connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80, timeout=self.timeout)
-        with self._lock:
-            self._connections.append(connection)
-        target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
-        try:
-            connection.request(method, target, body=body, headers=headers)
-            response = connection.getresponse()
-        except TimeoutError as exc:
-            raise ProtocolViolation(f"{method} {url}: no answer within {self.timeout:g}s") from exc
-        except OSError as exc:
-            raise ProtocolViolation(f"{method} {url}: {exc}") from exc
-        response.connection_of_mcp_matrix = connection  # type: ignore[attr-defined]
-        return response
-
-    def _record(self, method: str, response: http.client.HTTPResponse, target: str) -> Exchange:
-        headers = {k.lower(): v for k, v in response.getheaders()}
-        status = response.status
-        if self.fault is not None:
-            status, headers = self.fault.rewrite_http(target, status, headers)
-        exchange = Exchange(method, status, headers)
-        self.exchanges.append(exchange)
-        self.trace.record("server-to-client", "http", method=method, status=status, headers=headers)
-        return exchange
-
-    def _done(self, response: http.client.HTTPResponse) -> None:
-        response.close()
-        connection = getattr(response, "connection_of_mcp_matrix", None)
-        if connection is not None:
-            with contextlib.suppress(OSError):
-                if connection.sock is not None:
-                    connection.sock.shutdown(socket.SHUT_RDWR)
-            connection.close()
-            with self._lock:
-                if connection in self._connections:
-                    self._connections.remove(connection)
 
     def _events(self, response: http.client.HTTPResponse) -> Iterator[dict[str, str]]:
         """The stream's events as they come, through the stream's faults."""
@@ -145,7 +100,7 @@ class HttpSsePeer(Peer):
             body = json.dumps(frame).encode()
         sent = headers if headers is not None else self.stream_headers() if method == "GET" else self.post_headers()
         self.trace.record("client-to-server", "http", method=method, headers=sent)
-        response = self._send_http(method, url or self.url, body, sent)
+        response = self._request(method, url or self.url, body, sent)
         target = frame["method"] if isinstance(frame, dict) and isinstance(frame.get("method"), str) else method
         exchange = self._record(method, response, target)
         try:
@@ -170,7 +125,7 @@ class HttpSsePeer(Peer):
             return self.stream
         headers = self.stream_headers()
         self.trace.record("client-to-server", "http", method="GET", headers=headers)
-        response = self._send_http("GET", self.url, None, headers)
+        response = self._request("GET", self.url, None, headers)
         self.stream = self._record("GET", response, STREAM)
         streamed = (response.getheader("content-type") or "").startswith("text/event-stream")
         if self.stream.status == 200 and streamed:
@@ -239,7 +194,7 @@ class HttpSsePeer(Peer):
         endpoint = self.await_endpoint()
         headers = self.post_headers()
         self.trace.record("client-to-server", "http", method="POST", headers=headers)
-        response = self._send_http("POST", endpoint, data, headers)
+        response = self._request("POST", endpoint, data, headers)
         target = frame["method"] if isinstance(frame, dict) and isinstance(frame.get("method"), str) else "POST"
         exchange = self._record("POST", response, target)
         try:
