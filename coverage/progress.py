@@ -5,7 +5,7 @@ add its Cover and take its id off the list below.
 """
 
 from conformance.covers import Cover, Gap, gaps
-from conformance.harness.faults import inject_before, set_field
+from conformance.harness.faults import inject_before, reorder, set_field
 
 TESTS = "conformance/test_progress.py"
 # Progress for a token no request in flight carries: before a tool call's answer it names no
@@ -80,7 +80,7 @@ COVERS: list[Cover] = [
         "progress-server-stop-after-completion",
         "server",
         f"{TESTS}::test_a_modern_server_sends_no_progress_after_completion",
-        fault=inject_before("tools/list", LATE_PROGRESS),
+        fault=reorder("notifications/progress"),
     ),
     Cover(
         "progress-track-tokens",

@@ -127,3 +127,15 @@ def test_strict_checks_refuse_keys_the_revision_does_not_define() -> None:
     result["_meta"] = {"anything": {"goes": True}}
     result["serverInfo"].pop("title")
     assert schema.violations("2024-11-05", "InitializeResult", result) == []
+
+
+def test_a_reorder_fault_holds_its_frame_back_until_the_next_frame_has_gone_by() -> None:
+    from conformance.harness.faults import reorder
+
+    fault, held = reorder("notifications/progress"), []
+    progress = b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n'
+    response = b'{"jsonrpc":"2.0","id":7,"result":{}}\n'
+    assert fault.mutate(progress, lambda frame: None, held) == []
+    assert fault.mutate(response, lambda frame: None, held) == [response, progress]
+    assert held == []
+    assert str(fault) == "each notifications/progress frame swapped with the next frame"

@@ -38,6 +38,7 @@ KINDS = (
     "sse-event-name",
     "encoding",
     "http-early",
+    "reorder",
 )
 HTTP_KINDS = ("http-status", "http-header", "http-method", "sse-event-id", "sse-event-name", "http-early")
 
@@ -55,6 +56,8 @@ class Fault:
             raise ValueError(f"unknown fault kind {self.kind!r} (known: {', '.join(KINDS)})")
 
     def __str__(self) -> str:
+        if self.description:
+            return self.description
         detail = f" {self.path}" if self.path else ""
         value = f" = {self.value!r}" if self.value is not None else ""
         target = " or ".join(self.target) if isinstance(self.target, tuple) else self.target
@@ -92,12 +95,22 @@ class Fault:
     def applies_to(self, frame: Any, method_of: Callable[[Any], str | None]) -> bool:
         return isinstance(frame, dict) and (self.targets(frame.get("method")) or self.targets(method_of(frame)))
 
-    def mutate(self, line: bytes, method_of: Callable[[Any], str | None]) -> list[bytes]:
-        """The lines the peer sees instead of ``line`` (none, one, or several)."""
+    def mutate(
+        self, line: bytes, method_of: Callable[[Any], str | None], held: list[bytes] | None = None
+    ) -> list[bytes]:
+        """The lines the peer sees instead of ``line`` (none, one, or several). ``held`` is the
+        caller's own store for ``reorder``, which keeps a targeted frame back until the next frame
+        has gone by (a fault object is shared; the state of one session is not)."""
         try:
             frame = json.loads(line)
         except json.JSONDecodeError:
             return [line]
+        if self.kind == "reorder" and held is not None:
+            if self.applies_to(frame, method_of):
+                held.append(line)
+                return []
+            released, held[:] = [line, *held], []
+            return released
         if self.kind in HTTP_KINDS or not self.applies_to(frame, method_of):
             return [line]
         if self.kind == "corrupt":
@@ -142,6 +155,11 @@ def _edit(node: Any, keys: list[str], kind: str, value: Any) -> None:
 
 def set_field(target: str, path: str, value: Any) -> Fault:
     return Fault("set", target, path, value)
+
+
+def reorder(target: str) -> Fault:
+    """Each frame for ``target`` comes after the frame that followed it (or never, if none does)."""
+    return Fault("reorder", target, description=f"each {target} frame swapped with the next frame")
 
 
 def drop_field(target: str, path: str) -> Fault:

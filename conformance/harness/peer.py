@@ -85,6 +85,7 @@ class Peer:
         self.violations: list[str] = []
         self.inbound: queue.Queue[Any] = queue.Queue()  # raw lines (bytes) from the implementation
         self._mutated: list[bytes] = []
+        self._held: list[bytes] = []  # frames a reorder fault keeps back (faults.Fault.mutate)
         self.received_lines: list[bytes] = []  # every line the peer read, as the implementation sent it
         self._pending: list[Any] = []
         self._pending_methods: dict[Any, str] = {}
@@ -132,7 +133,7 @@ class Peer:
             if line is CLOSED:
                 self.inbound.put(CLOSED)
                 raise ProtocolViolation(f"the implementation closed the {self.transport} channel{self._said()}")
-            self._mutated = self.fault.mutate(line, self._method_answered) if self.fault else [line]
+            self._mutated = self.fault.mutate(line, self._method_answered, self._held) if self.fault else [line]
         line = self._mutated.pop(0)
         self.received_lines.append(line)
         try:
