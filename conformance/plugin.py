@@ -39,6 +39,10 @@ from conformance.harness.trace import Trace
 from conformance.targets import FIXTURE, Target
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# pytest rewrites the asserts of every test module each time it cannot cache the result, seconds per
+# process (and per xdist worker) for this suite; where PYTHONDONTWRITEBYTECODE is set (it is on these
+# machines) the suite opts back in: the caches go to __pycache__, which git ignores.
+sys.dont_write_bytecode = False
 TRACE_DIR = PROJECT_ROOT / "reports" / "traces"
 FIXTURE_SERVER_MODULE = "conformance.fixtures.server"
 
