@@ -175,10 +175,25 @@ def http_server(
     revision: str, http_server_url: str, target: Target, request: pytest.FixtureRequest
 ) -> Iterator[HttpPeer]:
     """A fresh Streamable HTTP session (or stateless exchange, at 2026-07-28) with the server under test."""
-    trace = Trace(_trace_path(request.node.nodeid), "streamable-http")
+    yield from _session(
+        "streamable-http", target, request, lambda trace, fault: HttpPeer(http_server_url, trace, revision, fault=fault)
+    )
+
+
+AnyPeer = TypeVar("AnyPeer", bound=Peer)
+
+
+def _session(
+    transport: str,
+    target: Target,
+    request: pytest.FixtureRequest,
+    make: Callable[[Trace, Fault | None], AnyPeer],
+) -> Iterator[AnyPeer]:
+    """One test's session with the server under test: traced, faulted under --falsify, told which
+    fixtures the target offers; its trace kept only if the test fails."""
+    trace = Trace(_trace_path(request.node.nodeid), transport)
     request.node.stash[TRACE_KEY] = trace.path
-    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
-    peer = HttpPeer(http_server_url, trace, revision, fault=fault)
+    peer = make(trace, fault_of(request.node) if request.config.getoption("--falsify") else None)
     peer.fixtures = target.fixtures
     yield peer
     peer.close()
@@ -201,16 +216,9 @@ def sse_server(
     revision: str, sse_server_url: str, target: Target, request: pytest.FixtureRequest
 ) -> Iterator[HttpSsePeer]:
     """A fresh HTTP+SSE session (2024-11-05) with the server under test; its stream opens on first use."""
-    trace = Trace(_trace_path(request.node.nodeid), "http+sse")
-    request.node.stash[TRACE_KEY] = trace.path
-    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
-    peer = HttpSsePeer(sse_server_url, trace, revision, fault=fault)
-    peer.fixtures = target.fixtures
-    yield peer
-    peer.close()
-    report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and report.passed:
-        trace.path.unlink(missing_ok=True)
+    yield from _session(
+        "http+sse", target, request, lambda trace, fault: HttpSsePeer(sse_server_url, trace, revision, fault=fault)
+    )
 
 
 SessionFactory = Callable[[str], AbstractContextManager[Peer]]
@@ -426,16 +434,9 @@ def server(
     revision: str, server_launcher: Launcher, target: Target, request: pytest.FixtureRequest
 ) -> Iterator[StdioPeer]:
     """A fresh stdio session with the server under test, at ``revision``, recorded as a trace."""
-    trace = Trace(_trace_path(request.node.nodeid), "stdio")
-    request.node.stash[TRACE_KEY] = trace.path
-    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
-    peer = StdioPeer(server_launcher.start(), trace, revision, fault=fault)
-    peer.fixtures = target.fixtures
-    yield peer
-    peer.close()
-    report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and report.passed:
-        trace.path.unlink(missing_ok=True)
+    yield from _session(
+        "stdio", target, request, lambda trace, fault: StdioPeer(server_launcher.start(), trace, revision, fault=fault)
+    )
 
 
 def collected_node_ids(config: pytest.Config, files: list[str]) -> set[str] | None:
