@@ -47,10 +47,6 @@ TRACE_DIR = PROJECT_ROOT / "reports" / "traces"
 FIXTURE_SERVER_MODULE = "conformance.fixtures.server"
 
 
-class FixtureMissing(Exception):
-    """The target does not expose what the test needs: neither pass nor fail."""
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mcp-matrix", "the implementation under test")
     group.addoption(
@@ -507,8 +503,6 @@ def outcome_of(
         return "inconclusive"
     if falsify and report.when == "call" and not report.skipped:
         return "falsified" if report.passed else "survived"
-    if excinfo is not None and excinfo.errisinstance(FixtureMissing):
-        return "fixture-missing"
     if report.skipped and hasattr(report, "wasxfail"):  # a gapped cell that failed, as it must
         return "gap"
     if report.skipped:
@@ -527,9 +521,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         _invert_for_falsify(item, call, report)
     if call.when == "call":
         item.stash[CALL_REPORT_KEY] = report
-        if call.excinfo is not None and call.excinfo.errisinstance(FixtureMissing):
-            report.outcome = "skipped"
-            report.longrepr = (str(item.path), 0, f"fixture-missing: {call.excinfo.value}")
         trace = item.stash.get(TRACE_KEY, None)
         if report.failed and trace is not None:
             report.sections.append(("trace", f"session trace kept at {trace.relative_to(PROJECT_ROOT)}"))
