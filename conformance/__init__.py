@@ -1,14 +1,20 @@
 """mcp-matrix: a requirement-matrix conformance suite for the Model Context Protocol.
 
-The machinery lives beside the tests it drives:
+This package's root is the suite: ``test_<area>.py``, one or two modules per area, and the
+generated ``requirements.json``. The machinery lives in subpackages beside it:
 
-- ``spec_pin``: the pinned specification, materialised and checksummed.
-- ``sweep``: every normative sentence of the pinned spec, with its locator and fingerprint.
-- ``catalogue``: ``docs/spec/requirements.md`` parsed into requirement rows.
-- ``overrides``: re-judgements of a row's applicability per side.
-- ``generator``: rows + overrides -> ``conformance/requirements.json``.
-- ``covers``: the ``coverage/<area>.py`` declarations and ``for_req``.
-- ``matrix``: every (requirement, revision, side) cell, rendered to ``docs/spec``.
-- ``meta``: the named rules the meta-test enforces.
-- ``harness``: the wire peer that drives the implementation under test.
+- ``catalogue``: the pinned spec (``spec_pin``), its normative sentences (``sweep``,
+  ``accounting``, ``locator``), ``docs/spec/requirements.md`` parsed into rows (``rows``), the
+  ``overrides`` and the ``generator`` of ``requirements.json``; the vocabulary and the input error.
+- ``matrix``: the ``coverage/<area>.py`` declarations and ``for_req`` (``covers``), every cell
+  (``cells``), the meta-test's named ``rules`` and the one-pass ``build`` of the generated files.
+- ``run``: a run against a target: the pytest ``plugin``, the target profiles (``targets``).
+- ``harness``: the independent wire peer that drives the implementation under test.
+- ``fixtures``: the fixture server and the client driver, on the pinned SDK's public API.
+- ``referee``: the pinned official suite: install, run, gate, cross-check.
+- ``cli``: ``python -m conformance`` and ``make bench``.
 """
+
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ import uuid
 
 import pytest
 
-from conformance.covers import for_req
+from conformance.catalogue.vocabulary import TRANSPORT_REVISIONS
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import ImplementationTimeout, Peer
@@ -36,8 +36,8 @@ from conformance.harness.wire import (
     require_tools,
     tool_call,
 )
-from conformance.plugin import SessionFactory
-from conformance.vocabulary import TRANSPORT_REVISIONS
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import SessionFactory
 
 SLOW_TOOL = "test_cancellable_operation"
 OUTCOME_TOOL = "test_cancellable_operation_outcome"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.accounting import (
+from conformance.catalogue.accounting import (
     COPY_RUN_WORDS,
     Accounting,
     account,
@@ -18,10 +18,10 @@ from conformance.accounting import (
     load_sweep,
     swept_keyword_counts,
 )
-from conformance.catalogue import Catalogue, load_catalogue
-from conformance.overrides import load_overrides
-from conformance.spec_pin import materialise
-from conformance.sweep import Sentence
+from conformance.catalogue.overrides import load_overrides
+from conformance.catalogue.rows import Catalogue, load_catalogue
+from conformance.catalogue.spec_pin import materialise
+from conformance.catalogue.sweep import Sentence
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
 from conformance.harness.surface import list_items, server_capabilities
+from conformance.matrix.covers import for_req
 
 UNKNOWN_PROMPT = "mcp-matrix-no-such-prompt"
 METHOD_NOT_FOUND = -32601

@@ -12,13 +12,13 @@ from collections.abc import Callable
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.exchanges import bad_requests, client_responses, error_objects, server_frames
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_METHOD
 from conformance.harness.peer import Peer
 from conformance.harness.scripted_server import ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio, error_answer
-from conformance.plugin import ClientRun
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 
 RunClient = Callable[[str], ClientRun]
 LEGACY = "2025-11-25"

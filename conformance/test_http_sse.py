@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.http import HttpPeer
 from conformance.harness.http_sse import HttpSsePeer
 from conformance.harness.scripted_server import ScriptedServer
 from conformance.harness.scripted_sse import ScriptedSseServer
-from conformance.plugin import ClientRun, ReconfiguredServer
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun, ReconfiguredServer
 
 SSE = ("http+sse",)
 FOREIGN_ORIGIN = "http://attacker.example"

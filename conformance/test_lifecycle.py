@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conformance.covers import for_req
+from conformance.catalogue.vocabulary import REVISIONS
 from conformance.harness import schema
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_VERSION, initialize_params, modern_meta
 from conformance.harness.launcher import Launcher
@@ -25,8 +25,8 @@ from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.timing import EARLY, Timeline, assert_waited_about, script, server_request, waited
 from conformance.harness.trace import Trace
 from conformance.harness.wire import SAMPLING_TOOL, Wire, require_tools, tool_call
-from conformance.plugin import ClientRun, SessionFactory, run_client_process
-from conformance.vocabulary import REVISIONS
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun, SessionFactory, run_client_process
 
 HANDSHAKE_REVISIONS = REVISIONS[:-1]  # 2026-07-28 has no initialize handshake
 RunClient = Callable[[str], ClientRun]

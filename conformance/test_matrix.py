@@ -1,4 +1,4 @@
-"""The meta-test: the matrix's claims hold, one named rule a test (see conformance/meta.py).
+"""The meta-test: the matrix's claims hold, one named rule a test (see conformance/matrix/rules.py).
 
 ``MATRIX_UPDATE=1`` regenerates requirements.json and the matrix docs first, so the rules then
 judge the regenerated files; ``MATRIX_AREAS=a,b`` narrows the rules to those areas.
@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import pytest
 
-from conformance.build import build, write_files
-from conformance.covers import load_coverage
-from conformance.meta import RULES, MetaContext, areas_from_environment, collect_in_background, cover_files
-from conformance.plugin import collected_node_ids
+from conformance.matrix.build import build, write_files
+from conformance.matrix.covers import load_coverage
+from conformance.matrix.rules import RULES, MetaContext, areas_from_environment, collect_in_background, cover_files
+from conformance.run.plugin import collected_node_ids
 
 
 @pytest.fixture(scope="module")

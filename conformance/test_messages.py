@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.exchanges import (
     CLIENT_RESULTS,
     PING_ID,
@@ -35,7 +34,8 @@ from conformance.harness.schema import violations
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.wire import SAMPLING_TOOL, Wire, is_response, params_of, require_tools, tool_call
-from conformance.plugin import ClientRun
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 
 PROBE_NOTIFICATION = "notifications/mcp-matrix/probe"
 MODERN = "2026-07-28"

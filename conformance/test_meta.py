@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.exchanges import TRACEPARENT as TRACEPARENT_SENT
 from conformance.harness.exchanges import is_request, meta_objects, rich_requests, server_frames
 from conformance.harness.frames import BOTH_TRANSPORTS
@@ -17,7 +16,8 @@ from conformance.harness.peer import Peer
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer, default_results
 from conformance.harness.surface import await_notification, call_tool
 from conformance.harness.wire import SAMPLING_TOOL, params_of, require_tools
-from conformance.plugin import ClientRun
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 
 RunClient = Callable[[str], ClientRun]
 MODERN = "2026-07-28"

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
 from conformance.harness.surface import LIST_KEYS, list_pages
+from conformance.matrix.covers import for_req
 
 INVALID_CURSOR = "mcp-matrix-not-a-cursor-the-server-issued"
 INVALID_PARAMS = -32602

@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.launcher import Launcher
 from conformance.harness.peer import ImplementationTimeout, Peer, ProtocolViolation
@@ -34,7 +33,8 @@ from conformance.harness.timing import (
 )
 from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers
-from conformance.plugin import ClientRun
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 
 RunClient = Callable[[str], ClientRun]
 

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness import schema
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
@@ -30,6 +29,7 @@ from conformance.harness.wire import (
     require_tools,
     tool_call,
 )
+from conformance.matrix.covers import for_req
 
 PROGRESS_TOOL = "test_tool_with_progress"
 TOKEN = "progress-token-1"

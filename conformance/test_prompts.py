@@ -12,7 +12,6 @@ import re
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
 from conformance.harness.surface import (
@@ -24,7 +23,8 @@ from conformance.harness.surface import (
     listed,
     require_fixture,
 )
-from conformance.plugin import SessionFactory
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import SessionFactory
 
 SIMPLE_PROMPT = "test_simple_prompt"
 ARGUMENTS_PROMPT = "test_prompt_with_arguments"

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.launcher import process_running
 from conformance.harness.peer import HarnessError, Peer
 from conformance.harness.schema import violations
 from conformance.harness.scripted_stdio import ScriptedStdio, StdioRecord
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.wire import Wire, answers, reports_progress, require_tools, tool_call
-from conformance.plugin import ClientRun
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 from conformance.test_cancellation import check_stops_processing, outcome, slow_operation
 
 EXIT_SECONDS = 2.0

@@ -24,7 +24,6 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.frames import UNKNOWN_METHOD, initialize_params, modern_meta
 from conformance.harness.http import EventStream, Exchange, HttpPeer
 from conformance.harness.peer import HarnessError, ImplementationTimeout
@@ -49,8 +48,9 @@ from conformance.harness.wire import (
     require_tools,
     tool_call,
 )
-from conformance.plugin import ClientRun, ReconfiguredServer
-from conformance.targets import FIXTURE, Target
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun, ReconfiguredServer
+from conformance.run.targets import FIXTURE, Target
 from conformance.test_cancellation import OUTCOME_TOOL, SLOW_STEPS, SLOW_TOOL, slow_operation
 from conformance.test_cancellation import outcome as operation_outcome
 

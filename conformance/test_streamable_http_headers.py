@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.http import Exchange, HttpPeer
 from conformance.harness.scripted_server import Received, ScriptedServer, listing_tools
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.surface import listed_tools, require_tool
-from conformance.plugin import ClientRun
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 
 RunClient = Callable[[str], ClientRun]
 

@@ -19,7 +19,6 @@ import re
 import pytest
 from jsonschema import Draft202012Validator, SchemaError, validators
 
-from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
 from conformance.harness.surface import (
@@ -35,7 +34,8 @@ from conformance.harness.surface import (
     server_capabilities,
     text_of,
 )
-from conformance.plugin import SessionFactory
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import SessionFactory
 
 SIMPLE_TOOL = "test_simple_text"
 ERROR_TOOL = "test_error_handling"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conformance.covers import for_req
 from conformance.harness.frames import BOTH_TRANSPORTS, NON_ASCII_TEXT
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer
@@ -18,7 +17,8 @@ from conformance.harness.scripted_server import Pace, ScriptedPeer
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.surface import listed, require_fixture, require_tool, text_of
 from conformance.harness.wire import Wire, reports_progress, tool_call
-from conformance.plugin import ClientRun
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 from conformance.test_cancellation import check_stops_processing
 
 RunClient = Callable[[str], ClientRun]

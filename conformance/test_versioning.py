@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from conformance.covers import for_req
 from conformance.harness.exchanges import converse
 from conformance.harness.frames import BOTH_TRANSPORTS, initialize_params, modern_meta
 from conformance.harness.http import HttpPeer
@@ -19,7 +18,8 @@ from conformance.harness.scripted_server import Answer, ScriptedPeer, ScriptedSe
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.trace import Trace
 from conformance.harness.wire import params_of
-from conformance.plugin import CALL_REPORT_KEY, ClientRun
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import CALL_REPORT_KEY, ClientRun
 
 RunClient = Callable[[str], ClientRun]
 MODERN = "2026-07-28"

@@ -1,10 +1,10 @@
 """Coverage of the caching area: no test yet; every applicable cell is gapped, by name.
 
-Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
-from conformance.covers import Cover, Gap, gaps
+from conformance.matrix.covers import Cover, Gap, gaps
 
 COVERS: list[Cover] = []
 

@@ -1,12 +1,12 @@
 """Coverage of the errors area: the cells its tests hold, and every other cell gapped by name.
 
-Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
-from conformance.covers import Cover, Gap, gaps
 from conformance.harness.exchanges import UNKNOWN_ID, client_sends
 from conformance.harness.faults import Fault, set_field, silence
+from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_errors.py"
 

@@ -1,11 +1,11 @@
 """Coverage of the http-sse area: the cells its tests hold (every applicable cell is tested).
 
-Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
-from conformance.covers import Cover, Gap
 from conformance.harness.faults import http_method, http_status, rename_sse_event
+from conformance.matrix.covers import Cover, Gap
 
 TESTS = "conformance/test_http_sse.py"
 

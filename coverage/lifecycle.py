@@ -1,11 +1,11 @@
 """Coverage of the lifecycle area: which test holds each cell, or why none does yet.
 
-Loaded by path (this folder is not a package); see conformance/covers.py.
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 """
 
-from conformance.covers import Cover, Gap
 from conformance.harness.faults import as_batch, drop_field, inject_before, set_field, silence
 from conformance.harness.frames import UNKNOWN_VERSION
+from conformance.matrix.covers import Cover, Gap
 
 TESTS = "conformance/test_lifecycle.py"
 EARLY_LOG = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "early"}}

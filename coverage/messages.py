@@ -1,13 +1,13 @@
 """Coverage of the messages area: the cells its tests hold, and every other cell gapped by name.
 
-Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
-from conformance.covers import Cover, Gap
 from conformance.harness.exchanges import PING_ID, UNKNOWN_ID, client_sends
 from conformance.harness.faults import Fault, change_id, drop_field, inject_before, set_field
 from conformance.harness.frames import UNKNOWN_METHOD
+from conformance.matrix.covers import Cover, Gap
 
 TESTS = "conformance/test_messages.py"
 

@@ -1,11 +1,11 @@
 """Coverage of the resources area: the server cells its tests hold, and every other cell gapped by name.
 
-Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
 add its Cover and take its id off the lists below.
 """
 
-from conformance.covers import Cover, Gap, gaps
 from conformance.harness.faults import drop_field, set_field, silence
+from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_resources.py"
 NO_RESOURCES: list = []

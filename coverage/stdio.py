@@ -1,10 +1,9 @@
 """Coverage of the stdio area: the cells its tests hold, and every other cell gapped by name.
 
-Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
-from conformance.covers import Cover, Gap
 from conformance.harness.faults import (
     change_id,
     inject_before,
@@ -14,6 +13,7 @@ from conformance.harness.faults import (
     silence,
     strip_newline,
 )
+from conformance.matrix.covers import Cover, Gap
 
 TESTS = "conformance/test_stdio.py"
 STRAY_RESPONSE = {"jsonrpc": "2.0", "id": "stray", "result": {}}

@@ -1,10 +1,9 @@
 """Coverage of the streamable-http area: the cells its tests hold, and every other cell gapped by name.
 
-Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
-from conformance.covers import Cover, Gap
 from conformance.harness.faults import (
     arrives_early,
     drop_field,
@@ -16,6 +15,7 @@ from conformance.harness.faults import (
     set_field,
 )
 from conformance.harness.frames import PROBE_METHODS, UNKNOWN_METHOD
+from conformance.matrix.covers import Cover, Gap
 
 #: The fixture's first progress notification of test_tool_with_progress (token progress-1), as the
 #: server sends it on the request's own stream: injected on the GET stream, it is sent on two streams.

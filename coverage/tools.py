@@ -1,11 +1,11 @@
 """Coverage of the tools area: the server cells its tests hold, and every other cell gapped by name.
 
-Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
 add its Cover and take its id off the lists below.
 """
 
-from conformance.covers import Cover, Gap, gaps
 from conformance.harness.faults import drop_field, set_field, silence
+from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_tools.py"
 HANDSHAKE = "2024-11-05..2025-11-25"  # capabilities in the initialize result; server/discover's after

@@ -1,11 +1,11 @@
 """Coverage of the transports area: every applicable cell is tested.
 
-Loaded by path (this folder is not a package); see conformance/covers.py. When a test arrives,
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
 add its Cover and take its id off the list below.
 """
 
-from conformance.covers import Cover, Gap
 from conformance.harness.faults import drop_field, encode_as, set_field, silence
+from conformance.matrix.covers import Cover, Gap
 
 TESTS = "conformance/test_transports.py"
 

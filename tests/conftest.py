@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.build import Build
-from conformance.catalogue import parse_catalogue
-from conformance.covers import Cover, Coverage, Gap
-from conformance.generator import generate
-from conformance.matrix import build_cells
-from conformance.overrides import Overrides, parse_overrides
+from conformance.catalogue.generator import generate
+from conformance.catalogue.overrides import Overrides, parse_overrides
+from conformance.catalogue.rows import parse_catalogue
+from conformance.matrix.build import Build
+from conformance.matrix.cells import build_cells
+from conformance.matrix.covers import Cover, Coverage, Gap
 
 HEADER = "| id | revisions | side | level | requirement | sources | notes |\n|---|---|---|---|---|---|---|\n"
 LOCATOR = "`2025-06-18/basic/lifecycle#initialization@2ab245507c45`"

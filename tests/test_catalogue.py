@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import HEADER, catalogue_text, row
 
-from conformance.catalogue import parse_catalogue, parse_revisions, render_revisions
-from conformance.errors import InputErrors
+from conformance.catalogue.errors import InputErrors
+from conformance.catalogue.rows import parse_catalogue, parse_revisions, render_revisions
 
 PATH = Path("docs/spec/requirements.md")
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from conftest import make_build, row
 
-from conformance import covers
-from conformance.covers import Cover, Gap, for_req, load_coverage
-from conformance.errors import InputErrors
+from conformance.catalogue.errors import InputErrors
+from conformance.matrix import covers
+from conformance.matrix.covers import Cover, Gap, for_req, load_coverage
 
 TEST = "tests/test_covers.py::sample"
 
@@ -25,7 +25,8 @@ def test_a_coverage_module_that_fails_to_load_is_named_with_its_line(tmp_path: P
     write(
         tmp_path,
         "tools.py",
-        "from conformance.covers import Gap\n\nGAPS = [Gap('tools-x', 'server', '#3', 'w', revisions='2030-01-01')]\n",
+        "from conformance.matrix.covers import Gap\n\n"
+        "GAPS = [Gap('tools-x', 'server', '#3', 'w', revisions='2030-01-01')]\n",
     )
     with pytest.raises(InputErrors) as caught:
         load_coverage(tmp_path)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.spec_pin import DEFAULT_CACHE, PROJECT_ROOT, read_lock
+from conformance.catalogue.spec_pin import DEFAULT_CACHE, PROJECT_ROOT, read_lock
 
 IGNORED = shutil.ignore_patterns(".venv", ".cache", ".git", "reports", "__pycache__", ".pytest_cache", ".hypothesis")
 GENERATED = ("conformance/requirements.json", "docs/spec/conformance-matrix.md", "docs/spec/conformance-matrix.json")
@@ -122,8 +122,8 @@ def test_a_test_that_survives_its_fault_fails_make_falsify(project: Path) -> Non
 
 
 def test_run_selects_exactly_the_tests_covering_the_given_ids_and_areas() -> None:
-    from conformance.cli import covering_node_ids
-    from conformance.covers import load_coverage
+    from conformance.cli.main import covering_node_ids
+    from conformance.matrix.covers import load_coverage
 
     assert covering_node_ids(["lifecycle-server-version-echo"]) == [
         "conformance/test_lifecycle.py::test_initialize_echoes_a_supported_requested_version"

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from conftest import make_build, row
 
-from conformance import meta
-from conformance.covers import Cover, Gap
 from conformance.harness.faults import drop_field
-from conformance.meta import MetaContext
+from conformance.matrix import rules as meta
+from conformance.matrix.covers import Cover, Gap
+from conformance.matrix.rules import MetaContext
 
 TEST = "conformance/test_lifecycle.py::test_x"
 SERVER_ONLY = row(side="server", revisions="2025-06-18..2025-11-25")

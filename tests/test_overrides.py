@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from conftest import catalogue_text, row
 
-from conformance.catalogue import parse_catalogue
-from conformance.errors import InputErrors
-from conformance.generator import applicability
-from conformance.overrides import parse_overrides
+from conformance.catalogue.errors import InputErrors
+from conformance.catalogue.generator import applicability
+from conformance.catalogue.overrides import parse_overrides
+from conformance.catalogue.rows import parse_catalogue
 
 CATALOGUE = parse_catalogue(catalogue_text(row(side="server")), Path("requirements.md"))
 PATH = Path("overrides/lifecycle.yaml")

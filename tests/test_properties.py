@@ -7,7 +7,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.catalogue import (
+from conformance.catalogue.generator import generate, render_json
+from conformance.catalogue.locator import Locator
+from conformance.catalogue.overrides import Overrides
+from conformance.catalogue.rows import (
     Catalogue,
     Requirement,
     parse_catalogue,
@@ -15,12 +18,9 @@ from conformance.catalogue import (
     render_catalogue,
     render_revisions,
 )
-from conformance.covers import Cover, Coverage, Gap
-from conformance.generator import generate, render_json
-from conformance.locator import Locator
-from conformance.matrix import build_cells
-from conformance.overrides import Overrides
-from conformance.vocabulary import LEVELS, REVISIONS, SIDE_CHOICES, SIDES
+from conformance.catalogue.vocabulary import LEVELS, REVISIONS, SIDE_CHOICES, SIDES
+from conformance.matrix.cells import build_cells
+from conformance.matrix.covers import Cover, Coverage, Gap
 
 revision_sets = st.sets(st.sampled_from(REVISIONS), min_size=1).map(lambda s: tuple(sorted(s, key=REVISIONS.index)))
 words = st.text(alphabet="abcdefghij `|-_", min_size=1, max_size=30).map(str.strip).filter(bool)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import spec_pin
-from conformance.errors import InputError
-from conformance.spec_pin import SpecPinError, materialise, read_lock
+from conformance.catalogue import spec_pin
+from conformance.catalogue.errors import InputError
+from conformance.catalogue.spec_pin import SpecPinError, materialise, read_lock
 
 FILES = {"docs/specification/2025-06-18/basic/lifecycle.mdx": b"# Lifecycle\n", "schema/2025-06-18/schema.json": b"{}"}
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.accounting import copied_runs
-from conformance.locator import Locator, fingerprint
-from conformance.sweep import slugify, split_sentences, sweep_revision
+from conformance.catalogue.accounting import copied_runs
+from conformance.catalogue.locator import Locator, fingerprint
+from conformance.catalogue.sweep import slugify, split_sentences, sweep_revision
 
 
 @pytest.mark.parametrize(

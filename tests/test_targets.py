@@ -7,10 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from conformance import targets
-from conformance.errors import InputErrors
-from conformance.plugin import gap_reason
-from conformance.targets import FIXTURE, HttpServer, Target
+from conformance.catalogue.errors import InputErrors
+from conformance.run import targets
+from conformance.run.plugin import gap_reason
+from conformance.run.targets import FIXTURE, HttpServer, Target
 
 REQUIREMENTS = {"lifecycle-initialize-first": {}, "ping-response": {}}
 

@@ -23,6 +23,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.catalogue.vocabulary import revision_index
 from conformance.harness.faults import Fault
 from conformance.harness.peer import (
     CLOSED,
@@ -33,7 +34,6 @@ from conformance.harness.peer import (
     ProtocolViolation,
 )
 from conformance.harness.trace import Trace
-from conformance.vocabulary import revision_index
 
 HEADER_VERSION_FROM = "2025-06-18"  # the first revision with the MCP-Protocol-Version header
 MODERN = "2026-07-28"

@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
+from conformance.catalogue.vocabulary import REVISIONS
 from conformance.harness import schema
 from conformance.harness.faults import Fault
 from conformance.harness.frames import initialize_params, modern_meta
 from conformance.harness.trace import Trace
-from conformance.vocabulary import REVISIONS
 
 DEFAULT_TIMEOUT_SECONDS = 5.0
 MODERN_REVISION = "2026-07-28"

@@ -15,7 +15,7 @@ import json
 from functools import cache
 from typing import Any
 
-from conformance.spec_pin import materialise
+from conformance.catalogue.spec_pin import materialise
 
 SCHEMA_VALUED = frozenset({"inputSchema", "outputSchema", "requestedSchema"})
 

@@ -42,6 +42,7 @@ import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from conformance.catalogue.spec_pin import materialise
 from conformance.harness.faults import Fault
 from conformance.harness.peer import method_definitions
 from conformance.harness.scripted_server import (
@@ -59,7 +60,6 @@ from conformance.harness.scripted_server import (
     response_to,
 )
 from conformance.harness.trace import Trace
-from conformance.spec_pin import materialise
 
 MODULE = "conformance.harness.scripted_stdio"
 MAX_SECONDS = 30.0  # a scripted server never lives longer, whatever its client does

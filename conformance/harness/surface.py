@@ -17,7 +17,7 @@ import pytest
 from conformance.harness.peer import ImplementationTimeout, Peer
 
 if TYPE_CHECKING:
-    from conformance.plugin import SessionFactory
+    from conformance.run.plugin import SessionFactory
 
 MAX_PAGES = 50  # a list longer than this many pages is a runaway cursor, not a long list
 LIST_KEYS = {

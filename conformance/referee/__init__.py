@@ -13,9 +13,9 @@ the SDK client driver, and gated.
 
 from __future__ import annotations
 
-from pathlib import Path
+from conformance import PROJECT_ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = PROJECT_ROOT
 DATA = ROOT / "referee"  # committed: baseline.yaml, mapping.yaml, package.json, package-lock.json
 BASELINE = DATA / "baseline.yaml"
 MAPPING = DATA / "mapping.yaml"

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from conformance.build import Build
-from conformance.covers import GAP_REF, TRANSPORT_SEPARATOR, Cover, Coverage, Gap, param_id
-from conformance.generator import NA_PREFIX
-from conformance.matrix import REFERENCE_DIRS, reference_document
-from conformance.vocabulary import area_of
+from conformance import PROJECT_ROOT
+from conformance.catalogue.generator import NA_PREFIX
+from conformance.catalogue.vocabulary import area_of
+from conformance.matrix.build import Build
+from conformance.matrix.cells import REFERENCE_DIRS, reference_document
+from conformance.matrix.covers import GAP_REF, TRANSPORT_SEPARATOR, Cover, Coverage, Gap, param_id
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 COLLECT_TIMEOUT_SECONDS = 120
 
 

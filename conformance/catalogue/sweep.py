@@ -4,7 +4,7 @@ Pages are parsed with markdown-it-py; the typedoc HTML of a revision's ``schema.
 standard library's HTML parser; every ``description`` of a revision's ``schema.json`` as markdown.
 Each paragraph, list item, table cell and heading is split into sentences; a sentence that carries
 an uppercase RFC 2119 keyword is normative. Every sentence, normative or not, can be named by a
-locator (see ``conformance.locator``), so a catalogue row may also point at a plain sentence.
+locator (see ``conformance.catalogue.locator``), so a catalogue row may also point at a plain sentence.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from conformance.locator import Locator, fingerprint, normalise_sentence
-from conformance.vocabulary import KEYWORD_PATTERN, REVISIONS
+from conformance.catalogue.locator import Locator, fingerprint, normalise_sentence
+from conformance.catalogue.vocabulary import KEYWORD_PATTERN, REVISIONS
 
 SCHEMA_PAGE = "schema.json"
 

@@ -1,4 +1,4 @@
-"""The pytest plugin of the suite (loaded with ``-p conformance.plugin``, see pyproject.toml).
+"""The pytest plugin of the suite (loaded with ``-p conformance.run.plugin``, see pyproject.toml).
 
 - options naming the implementation under test (default: the fixture server on the pinned SDK);
 - the ``server`` fixture: one traced stdio session per test, its trace kept only if the test fails;
@@ -22,9 +22,8 @@ from typing import TypeVar
 
 import pytest
 
-from conformance import targets
-from conformance.covers import registry, run_gaps
-from conformance.errors import InputErrors
+from conformance import PROJECT_ROOT
+from conformance.catalogue.errors import InputErrors
 from conformance.harness.faults import Fault
 from conformance.harness.frames import COMPLETED, REVISION_VARIABLE, SCENARIO_VARIABLE
 from conformance.harness.http import HttpPeer, require_loopback
@@ -36,9 +35,10 @@ from conformance.harness.scripted_sse import ScriptedSseServer
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
-from conformance.targets import FIXTURE, Target
+from conformance.matrix.covers import registry, run_gaps
+from conformance.run import targets
+from conformance.run.targets import FIXTURE, Target
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # pytest rewrites the asserts of every test module each time it cannot cache the result, seconds per
 # process (and per xdist worker) for this suite; where PYTHONDONTWRITEBYTECODE is set (it is on these
 # machines) the suite opts back in: the caches go to __pycache__, which git ignores.
@@ -58,7 +58,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--target",
         default=None,
         help="the target profile: a name in targets/ or a path to a YAML file (default: sdk-python, the "
-        "pinned SDK's fixture server and client; see conformance/targets.py)",
+        "pinned SDK's fixture server and client; see conformance/run/targets.py)",
     )
     group.addoption(
         "--server-command",

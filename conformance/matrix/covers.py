@@ -28,13 +28,13 @@ from typing import TypeVar
 
 import pytest
 
-from conformance.catalogue import parse_revisions
-from conformance.errors import InputError, InputErrors
-from conformance.generator import NA_PREFIX, load_requirements
+from conformance import PROJECT_ROOT
+from conformance.catalogue.errors import InputError, InputErrors
+from conformance.catalogue.generator import NA_PREFIX, load_requirements
+from conformance.catalogue.rows import parse_revisions
+from conformance.catalogue.vocabulary import SIDES, TRANSPORT_REVISIONS
 from conformance.harness.faults import Fault
-from conformance.vocabulary import SIDES, TRANSPORT_REVISIONS
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 COVERAGE_DIR = PROJECT_ROOT / "coverage"
 GAP_REF = re.compile(r"^(#\d+|[FL]-\d{3})$")
 

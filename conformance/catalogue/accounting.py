@@ -14,13 +14,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance import sweep as sweep_module
-from conformance.catalogue import Catalogue
-from conformance.locator import Locator
-from conformance.overrides import Overrides
-from conformance.spec_pin import PROJECT_ROOT, materialise
-from conformance.sweep import SCHEMA_PAGE, Sentence
-from conformance.vocabulary import REVISIONS
+from conformance.catalogue import sweep as sweep_module
+from conformance.catalogue.locator import Locator
+from conformance.catalogue.overrides import Overrides
+from conformance.catalogue.rows import Catalogue
+from conformance.catalogue.spec_pin import PROJECT_ROOT, materialise
+from conformance.catalogue.sweep import SCHEMA_PAGE, Sentence
+from conformance.catalogue.vocabulary import REVISIONS
 
 _SWEEP_SOURCES = ("sweep.py", "locator.py", "vocabulary.py")
 
@@ -30,7 +30,7 @@ def load_sweep() -> list[Sentence]:
     spec_root = materialise()
     key = hashlib.sha256((spec_root / ".verified").read_bytes())
     for name in _SWEEP_SOURCES:
-        key.update((PROJECT_ROOT / "conformance" / name).read_bytes())
+        key.update((Path(__file__).parent / name).read_bytes())
     cache = spec_root.parent / f"sweep-{key.hexdigest()[:16]}.json"
     if cache.is_file():
         rows = json.loads(cache.read_text(encoding="utf-8"))

@@ -39,11 +39,11 @@ from pathlib import Path
 
 import yaml
 
-from conformance.catalogue import parse_revisions
-from conformance.errors import InputError, InputErrors
-from conformance.vocabulary import SIDES
+from conformance import PROJECT_ROOT
+from conformance.catalogue.errors import InputError, InputErrors
+from conformance.catalogue.rows import parse_revisions
+from conformance.catalogue.vocabulary import SIDES
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TARGETS_DIR = PROJECT_ROOT / "targets"
 DEFAULT_TARGET = "sdk-python"
 FIXTURE = "fixture"
@@ -153,7 +153,7 @@ def load(path: Path, requirements: dict[str, dict] | None = None) -> Target:
         mark = getattr(exc, "problem_mark", None)
         raise InputErrors([InputError(path, mark.line + 1 if mark else None, f"not valid YAML: {exc}")]) from None
     if not isinstance(data, dict) or root is None:
-        raise InputErrors([InputError(path, 1, "a target profile is a mapping (see conformance/targets.py)")])
+        raise InputErrors([InputError(path, 1, "a target profile is a mapping (see conformance/run/targets.py)")])
     lines = {key.value: value.start_mark.line + 1 for key, value in root.value}
 
     def fault(key: str, message: str, line: int | None = None) -> None:

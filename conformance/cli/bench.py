@@ -15,12 +15,13 @@ import sys
 import time
 from collections.abc import Callable
 
-from conformance import generator, matrix
-from conformance.build import build
-from conformance.catalogue import load_catalogue
-from conformance.covers import load_coverage
-from conformance.overrides import load_overrides
-from conformance.spec_pin import PROJECT_ROOT
+from conformance.catalogue import generator
+from conformance.catalogue.overrides import load_overrides
+from conformance.catalogue.rows import load_catalogue
+from conformance.catalogue.spec_pin import PROJECT_ROOT
+from conformance.matrix import cells as matrix
+from conformance.matrix.build import build
+from conformance.matrix.covers import load_coverage
 
 
 def _median_seconds(stage: Callable[[], object], repeat: int) -> float:

@@ -19,11 +19,12 @@ from pathlib import Path
 
 import yaml
 
-from conformance.catalogue import Catalogue, parse_revisions
-from conformance.errors import InputError, InputErrors
-from conformance.vocabulary import REVISIONS, SIDES
+from conformance import PROJECT_ROOT
+from conformance.catalogue.errors import InputError, InputErrors
+from conformance.catalogue.rows import Catalogue, parse_revisions
+from conformance.catalogue.vocabulary import REVISIONS, SIDES
 
-OVERRIDES_DIR = Path(__file__).resolve().parent.parent / "overrides"
+OVERRIDES_DIR = PROJECT_ROOT / "overrides"
 _FINGERPRINT = re.compile(r"^[0-9a-f]{12}$")
 
 

@@ -13,13 +13,13 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.covers import Coverage, param_id
-from conformance.generator import NA_PREFIX
-from conformance.generator import render_json as generated_json
-from conformance.locator import Locator
-from conformance.vocabulary import AREAS, LEVELS, REVISIONS, SIDES
+from conformance import PROJECT_ROOT
+from conformance.catalogue.generator import NA_PREFIX
+from conformance.catalogue.generator import render_json as generated_json
+from conformance.catalogue.locator import Locator
+from conformance.catalogue.vocabulary import AREAS, LEVELS, REVISIONS, SIDES
+from conformance.matrix.covers import Coverage, param_id
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MATRIX_MD_PATH = PROJECT_ROOT / "docs" / "spec" / "conformance-matrix.md"
 MATRIX_JSON_PATH = PROJECT_ROOT / "docs" / "spec" / "conformance-matrix.json"
 FINDINGS_DIR = PROJECT_ROOT / "docs" / "findings"

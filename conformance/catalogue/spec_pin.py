@@ -16,10 +16,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from conformance.errors import InputError
-from conformance.vocabulary import REVISIONS
+from conformance import PROJECT_ROOT
+from conformance.catalogue.errors import InputError
+from conformance.catalogue.vocabulary import REVISIONS
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 LOCK_PATH = PROJECT_ROOT / "conformance" / "spec.lock.json"
 DEFAULT_MIRROR = PROJECT_ROOT.parent / "shared" / "mcp-spec"
 DEFAULT_CACHE = PROJECT_ROOT / ".cache" / "mcp-spec"

@@ -8,7 +8,7 @@ One ``## <area>`` section per area, each with one table whose columns are ``COLU
 - ``side``: ``server``, ``client`` or ``both``: whom the requirement binds;
 - ``level``: an RFC 2119 keyword, normalised (``REQUIRED`` -> ``MUST``, ...);
 - ``requirement``: the requirement in our own words (never a sentence of the spec);
-- ``sources``: one or more locators (see ``conformance.locator``), separated by spaces;
+- ``sources``: one or more locators (see ``conformance.catalogue.locator``), separated by spaces;
 - ``notes``: free text; ``gap: F-001`` or ``gap: #4`` in a note claims a gap.
 
 A ``## tombstones`` section lists ids folded into others (``id | folded into | reason``) so that
@@ -25,9 +25,10 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from conformance.errors import InputError, InputErrors
-from conformance.locator import Locator
-from conformance.vocabulary import (
+from conformance import PROJECT_ROOT
+from conformance.catalogue.errors import InputError, InputErrors
+from conformance.catalogue.locator import Locator
+from conformance.catalogue.vocabulary import (
     AREAS,
     LEVEL_SYNONYMS,
     REQUIREMENT_ID,
@@ -36,7 +37,7 @@ from conformance.vocabulary import (
     revision_index,
 )
 
-CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "docs" / "spec" / "requirements.md"
+CATALOGUE_PATH = PROJECT_ROOT / "docs" / "spec" / "requirements.md"
 COLUMNS = ("id", "revisions", "side", "level", "requirement", "sources", "notes")
 TOMBSTONE_SECTION = "tombstones"
 TOMBSTONE_COLUMNS = ("id", "folded into", "reason")

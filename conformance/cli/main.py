@@ -18,12 +18,12 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from conformance.errors import InputError, InputErrors
-from conformance.spec_pin import SpecPinError
+from conformance.catalogue.errors import InputError, InputErrors
+from conformance.catalogue.spec_pin import SpecPinError
 
 
 def _cmd_spec(args: argparse.Namespace) -> int:
-    from conformance import spec_pin
+    from conformance.catalogue import spec_pin
 
     if args.lock:
         lock = spec_pin.write_lock(Path(args.lock))
@@ -33,10 +33,10 @@ def _cmd_spec(args: argparse.Namespace) -> int:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from conformance.accounting import account, load_sweep
-    from conformance.catalogue import load_catalogue
-    from conformance.overrides import load_overrides
-    from conformance.vocabulary import REVISIONS
+    from conformance.catalogue.accounting import account, load_sweep
+    from conformance.catalogue.overrides import load_overrides
+    from conformance.catalogue.rows import load_catalogue
+    from conformance.catalogue.vocabulary import REVISIONS
 
     sentences = load_sweep()
     catalogue = load_catalogue(Path(args.catalogue)) if args.catalogue else load_catalogue()
@@ -62,8 +62,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(f"UNRESOLVED {requirement_id}: {locator}")
     for stale in accounting.stale_not_requirements:
         print(f"STALE not-requirement {stale}")
-    from conformance.accounting import independent_keyword_counts, swept_keyword_counts
-    from conformance.spec_pin import materialise
+    from conformance.catalogue.accounting import independent_keyword_counts, swept_keyword_counts
+    from conformance.catalogue.spec_pin import materialise
 
     swept, counted = swept_keyword_counts(sentences), independent_keyword_counts(materialise())
     print("revision     normative sentences  unaccounted  keywords swept  keywords counted independently")
@@ -75,7 +75,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
-    from conformance.build import build, write_files
+    from conformance.matrix.build import build, write_files
 
     written = write_files(build().expected_files())
     for path in written:
@@ -86,8 +86,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _cmd_summary(args: argparse.Namespace) -> int:
-    from conformance.build import build
-    from conformance.matrix import SUMMARY_COLUMNS, summary
+    from conformance.matrix.build import build
+    from conformance.matrix.cells import SUMMARY_COLUMNS, summary
 
     table = summary(build().cells)
     print(f"{'revision':12} {'side':7} {'level':11}" + "".join(f"{c:>10}" for c in SUMMARY_COLUMNS))
@@ -100,8 +100,8 @@ def _cmd_summary(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from conformance.accounting import load_sweep
-    from conformance.build import build
+    from conformance.catalogue.accounting import load_sweep
+    from conformance.matrix.build import build
 
     built = build()
     requirement = next((r for r in built.requirements["requirements"] if r["id"] == args.id), None)
@@ -132,8 +132,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def covering_node_ids(selectors: list[str]) -> list[str]:
     """Node ids of the tests covering the given requirement ids and/or areas (every claimed revision)."""
-    from conformance.build import build
-    from conformance.vocabulary import AREAS
+    from conformance.catalogue.vocabulary import AREAS
+    from conformance.matrix.build import build
 
     built = build()
     requirements = {r["id"]: r for r in built.requirements["requirements"]}
@@ -157,7 +157,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from conformance import bench
+    from conformance.cli import bench
 
     bench.run(args.repeat)
     return 0

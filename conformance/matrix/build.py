@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance import generator, matrix
-from conformance.catalogue import CATALOGUE_PATH, Catalogue, load_catalogue
-from conformance.covers import COVERAGE_DIR, Coverage, load_coverage
-from conformance.overrides import OVERRIDES_DIR, Overrides, load_overrides
-from conformance.spec_pin import LOCK_PATH
+from conformance.catalogue import generator
+from conformance.catalogue.overrides import OVERRIDES_DIR, Overrides, load_overrides
+from conformance.catalogue.rows import CATALOGUE_PATH, Catalogue, load_catalogue
+from conformance.catalogue.spec_pin import LOCK_PATH
+from conformance.matrix import cells as matrix
+from conformance.matrix.covers import COVERAGE_DIR, Coverage, load_coverage
 
 
 @dataclass(frozen=True)
