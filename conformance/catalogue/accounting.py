@@ -2,7 +2,9 @@
 
 A sentence of revision R with fingerprint F is accounted for by a row that has R and a locator
 with fingerprint F (the same clause often stands unchanged in several revisions, so one locator
-serves all of them), or by a not-requirement override for F whose revisions include R.
+serves all of them), or by a not-requirement override for F whose revisions include R. A message
+definition of the schema (a swept unit of kind ``definition``, fingerprinted over its canonical JSON)
+is accounted for in the same way, by a row of the ``schema`` area that locates it.
 """
 
 from __future__ import annotations

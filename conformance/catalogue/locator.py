@@ -7,11 +7,18 @@ revision's JSON schema (its anchor is then the dotted path of the described defi
 property); the anchor is empty for text before a page's first heading. The fingerprint is the
 first 12 hex digits of the sha256 of the normalised sentence, so a row points at its clause
 without quoting it, and a reworded clause no longer resolves.
+
+A message definition of a revision's JSON schema (a member of its request, result and notification
+unions, see ``conformance.catalogue.sweep.message_definitions``) is located the same way:
+``<revision>/schema.json#<Definition>@<fingerprint>``, the fingerprint taken over the definition's
+canonical JSON (keys sorted, compact separators, UTF-8): a definition that changes in any way,
+description included, no longer resolves and its row is reviewed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 
@@ -32,6 +39,17 @@ def normalise_sentence(text: str) -> str:
 
 def fingerprint(text: str) -> str:
     return hashlib.sha256(normalise_sentence(text).encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]
+
+
+def canonical_json(value: object) -> str:
+    """JSON with sorted keys and compact separators: the same value always reads the same."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def definition_fingerprint(definition: object) -> str:
+    """The fingerprint of a schema definition: over its canonical JSON, taken as it is (no whitespace
+    folding, which would hide a change inside a description)."""
+    return hashlib.sha256(canonical_json(definition).encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]
 
 
 @dataclass(frozen=True, order=True)

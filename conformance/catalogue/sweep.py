@@ -5,6 +5,12 @@ standard library's HTML parser; every ``description`` of a revision's ``schema.j
 Each paragraph, list item, table cell and heading is split into sentences; a sentence that carries
 an uppercase RFC 2119 keyword is normative. Every sentence, normative or not, can be named by a
 locator (see ``conformance.catalogue.locator``), so a catalogue row may also point at a plain sentence.
+
+The schema's structure is normative too: each message definition of a revision (a request, result
+or notification that one side sends: a member of the schema's ``ClientRequest``, ``ServerRequest``,
+``ClientNotification``, ``ServerNotification``, ``ClientResult`` and ``ServerResult`` unions) is a
+unit of kind ``definition`` whose text is the definition's canonical JSON, and which a catalogue
+row must account for like a sentence ("what a side sends of this type validates against it").
 """
 
 from __future__ import annotations
@@ -19,10 +25,27 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from conformance.catalogue.locator import Locator, fingerprint, normalise_sentence
+from conformance.catalogue.locator import (
+    Locator,
+    canonical_json,
+    definition_fingerprint,
+    fingerprint,
+    normalise_sentence,
+)
 from conformance.catalogue.vocabulary import KEYWORD_PATTERN, REVISIONS
 
 SCHEMA_PAGE = "schema.json"
+DEFINITION = "definition"
+# The unions of a revision's schema that name what each side sends; a revision that has one member
+# writes the union as a reference to it, or (typedoc's inlining) as a copy of it.
+MESSAGE_UNIONS: dict[str, str] = {
+    "ClientRequest": "client",
+    "ClientNotification": "client",
+    "ClientResult": "client",
+    "ServerRequest": "server",
+    "ServerNotification": "server",
+    "ServerResult": "server",
+}
 
 _markdown = MarkdownIt("commonmark").enable("table")
 
@@ -47,10 +70,11 @@ class Sentence:
     text: str
     fingerprint: str
     keywords: tuple[str, ...]
+    kind: str = "sentence"  # or "definition": a message definition of the schema (text: its canonical JSON)
 
     @property
     def normative(self) -> bool:
-        return bool(self.keywords)
+        return bool(self.keywords) or self.kind == DEFINITION
 
     @property
     def locator(self) -> Locator:
@@ -181,12 +205,54 @@ def _schema_descriptions(node: object, path: str) -> Iterator[tuple[str, str]]:
 
 
 def _schema_units(schema: dict) -> Iterator[tuple[str, int, str]]:
-    for name, definition in sorted(schema.get("definitions", schema.get("$defs", {})).items()):
+    for name, definition in sorted(schema_definitions(schema).items()):
         for path, description in _schema_descriptions(definition, name):
             description = _TSDOC_LINK.sub(lambda m: m.group(2) or m.group(1), description)
             for token in _markdown.parse(description):
                 if token.type == "inline":
                     yield path, 0, inline_text(token)
+
+
+def schema_definitions(schema: dict) -> dict:
+    return schema.get("definitions", schema.get("$defs", {}))
+
+
+def _union_members(definitions: dict, union: str) -> list[str]:
+    node = definitions[union]
+    alternatives = node.get("anyOf", node.get("oneOf"))
+    if alternatives is not None:
+        return [alternative["$ref"].rsplit("/", 1)[1] for alternative in alternatives]
+    if "$ref" in node:
+        return [node["$ref"].rsplit("/", 1)[1]]
+    return [name for name, other in definitions.items() if other == node and name not in MESSAGE_UNIONS]
+
+
+def message_definitions(schema: dict) -> dict[str, tuple[str, ...]]:
+    """Each message definition of a schema (request, result or notification), and the sides that send
+    it (``server``, ``client`` or both), as the schema's unions say."""
+    definitions = schema_definitions(schema)
+    senders: dict[str, list[str]] = {}
+    for union, side in MESSAGE_UNIONS.items():
+        if union in definitions:
+            for name in _union_members(definitions, union):
+                if side not in senders.setdefault(name, []):
+                    senders[name].append(side)
+    return {name: tuple(sorted(sides, reverse=True)) for name, sides in sorted(senders.items())}
+
+
+def _definition_units(revision: str, schema: dict) -> Iterator[Sentence]:
+    definitions = schema_definitions(schema)
+    for name in message_definitions(schema):
+        yield Sentence(
+            revision=revision,
+            page=SCHEMA_PAGE,
+            anchor=name,
+            line=0,
+            text=canonical_json(definitions[name]),
+            fingerprint=definition_fingerprint(definitions[name]),
+            keywords=(),
+            kind=DEFINITION,
+        )
 
 
 def _sentences(revision: str, page: str, units: Iterator[tuple[str, int, str]]) -> Iterator[Sentence]:
@@ -212,6 +278,7 @@ def sweep_revision(spec_root: Path, revision: str) -> list[Sentence]:
         found.extend(_sentences(revision, page, _mdx_units(path.read_text(encoding="utf-8"))))
     schema = json.loads((spec_root / "schema" / revision / "schema.json").read_text(encoding="utf-8"))
     found.extend(_sentences(revision, SCHEMA_PAGE, _schema_units(schema)))
+    found.extend(_definition_units(revision, schema))
     return found
 
 

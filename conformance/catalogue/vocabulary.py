@@ -35,6 +35,7 @@ AREAS: tuple[str, ...] = (
     "messages",
     "errors",
     "meta",
+    "schema",
     "json-schema",
     "icons",
     "versioning",

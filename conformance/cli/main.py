@@ -36,6 +36,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from conformance.catalogue.accounting import account, load_sweep
     from conformance.catalogue.overrides import load_overrides
     from conformance.catalogue.rows import load_catalogue
+    from conformance.catalogue.sweep import DEFINITION
     from conformance.catalogue.vocabulary import REVISIONS
 
     sentences = load_sweep()
@@ -54,10 +55,14 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         groups[sentence.fingerprint].append(sentence)
     for fingerprint, same in groups.items():
         revisions = sorted({s.revision for s in same}, key=REVISIONS.index)
-        print(f"{fingerprint}  [{', '.join(revisions)}]  {' '.join(sorted(set(same[0].keywords)))}")
+        kind = " ".join(sorted(set(same[0].keywords))) or same[0].kind
+        print(f"{fingerprint}  [{', '.join(revisions)}]  {kind}")
         for locator in sorted({str(s.locator) for s in same}):
             print(f"    {locator}")
-        print(f"    > {same[0].text}")
+        if same[0].kind == DEFINITION:
+            print(f"    > the definition {same[0].anchor} (`show` a row to print it)")
+        else:
+            print(f"    > {same[0].text}")
     for requirement_id, locator in accounting.unresolved:
         print(f"UNRESOLVED {requirement_id}: {locator}")
     for stale in accounting.stale_not_requirements:
@@ -120,7 +125,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
         resolved = "" if any(str(s.locator) == source for s in matches) else "  (DOES NOT RESOLVE: review the row)"
         print(f"  source {source}{resolved}")
         if matches:
-            print(f"    > {matches[0].text}")
+            print(f"    > {_shown(matches[0])}")
             print(f"    (stands in {', '.join(sorted({s.revision for s in matches}))})")
     print("  cells:")
     for cell in built.cells:
@@ -128,6 +133,18 @@ def _cmd_show(args: argparse.Namespace) -> int:
             detail = ", ".join(cell.tests) or " ".join(x for x in (cell.ref, cell.reason) if x)
             print(f"    {cell.revision} {cell.side:6} {cell.state:8} {detail}")
     return 0
+
+
+def _shown(unit: object) -> str:
+    """A swept unit as `show` prints it: a sentence as it is, a schema definition as indented JSON."""
+    import json
+
+    from conformance.catalogue.sweep import DEFINITION, Sentence
+
+    assert isinstance(unit, Sentence)
+    if unit.kind != DEFINITION:
+        return unit.text
+    return "\n      ".join(json.dumps(json.loads(unit.text), indent=2, ensure_ascii=False).split("\n"))
 
 
 def covering_node_ids(selectors: list[str]) -> list[str]:
