@@ -12,6 +12,7 @@ from conformance.catalogue.rows import parse_catalogue
 from conformance.matrix.build import Build
 from conformance.matrix.cells import build_cells
 from conformance.matrix.covers import Cover, Coverage, Gap
+from tests.project_copy import copy_project
 
 HEADER = "| id | revisions | side | level | requirement | sources | notes |\n|---|---|---|---|---|---|---|\n"
 LOCATOR = "`2025-06-18/basic/lifecycle#initialization@2ab245507c45`"
@@ -50,3 +51,9 @@ def make_build(
 def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("RUN_GAPS", "MATRIX_UPDATE", "MATRIX_AREAS"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the project that shares this checkout's verified spec cache."""
+    return copy_project(tmp_path)

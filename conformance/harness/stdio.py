@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from typing import Any
 
@@ -47,7 +48,10 @@ class StdioPeer(Peer):
 
     def _read_stderr(self) -> None:
         with contextlib.suppress(OSError, ValueError):
-            for chunk in iter(lambda: self.process.stderr.read(4096), b""):
+            # os.read returns what the pipe holds now: a buffered reader's read(4096) would wait for a
+            # whole block, and a server that wrote a line would read as having written nothing.
+            fd = self.process.stderr.fileno()
+            for chunk in iter(lambda: os.read(fd, 4096), b""):
                 with self._stderr_grew:
                     self._stderr.extend(chunk)
                     self._stderr_grew.notify_all()

@@ -17,13 +17,15 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
 from conformance import PROJECT_ROOT
-from conformance.catalogue.errors import InputErrors
+from conformance.catalogue.errors import InputError, InputErrors
+from conformance.catalogue.vocabulary import REVISIONS, SIDES
 from conformance.harness.faults import Fault
 from conformance.harness.frames import COMPLETED, REVISION_VARIABLE, SCENARIO_VARIABLE
 from conformance.harness.http import HttpPeer, require_loopback
@@ -36,14 +38,15 @@ from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
 from conformance.matrix.covers import registry, run_gaps
-from conformance.run import targets
+from conformance.run import reports, targets
+from conformance.run.outcomes import FALSIFY_OUTCOMES, OUTCOMES, failure_outcome, skip_outcome
+from conformance.run.revisions import Spoken, spoken_by
 from conformance.run.targets import FIXTURE, Target
 
 # pytest rewrites the asserts of every test module each time it cannot cache the result, seconds per
 # process (and per xdist worker) for this suite; where PYTHONDONTWRITEBYTECODE is set (it is on these
 # machines) the suite opts back in: the caches go to __pycache__, which git ignores.
 sys.dont_write_bytecode = False
-TRACE_DIR = PROJECT_ROOT / "reports" / "traces"
 FIXTURE_SERVER_MODULE = "conformance.fixtures.server"
 
 
@@ -81,15 +84,43 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 TARGET_KEY = pytest.StashKey[Target]()
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest's junitxml reads where to write
 def pytest_configure(config: pytest.Config) -> None:
-    """Read the target profile once, before collection: its gaps decide which cells are skipped."""
+    """Read the target profile once, before collection: its gaps decide which cells are skipped. A run
+    of the suite (not of the meta-test or the machinery's tests alone) gets a fresh report directory
+    for its target, with pytest's JUnit in it, before any worker starts."""
     try:
         profile = targets.load(targets.resolve(config.getoption("--target")), registry()[0])
     except InputErrors as exc:
         raise pytest.UsageError(f"bad target profile:\n{exc}") from None
-    config.stash[TARGET_KEY] = profile.with_command_line(
+    target = profile.with_command_line(
         config.getoption("--server-command"), config.getoption("--server-url"), config.getoption("--client-command")
     )
+    config.stash[TARGET_KEY] = target
+    if hasattr(config, "workerinput") or not _runs_the_suite(config) or config.option.collectonly:
+        return
+    run = f"{datetime.now(UTC).isoformat(timespec='seconds')} pid {os.getpid()}: pytest {' '.join(config.args)}"
+    try:
+        directory = reports.prepare(target, run)
+    except InputError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    if not config.option.xmlpath:
+        config.option.xmlpath = str(directory / "junit.xml")
+
+
+SUITE_DIR = PROJECT_ROOT / "conformance"
+META_TESTS = ("test_matrix.py", "test_catalogue_complete.py")
+
+
+def _runs_the_suite(config: pytest.Config) -> bool:
+    """Whether the run's arguments take in any of the suite's test modules."""
+    for arg in config.args:
+        path = Path(arg.split("::", 1)[0]).resolve()
+        if path == SUITE_DIR or (
+            path.parent == SUITE_DIR and path.name.startswith("test_") and path.name not in META_TESTS
+        ):
+            return True
+    return False
 
 
 @pytest.fixture(scope="session")
@@ -117,7 +148,7 @@ def http_server_url_of(target: Target, transport: str) -> Iterator[str]:
     """The URL of the target's ``transport`` server: given, or started once per worker (and stopped after)."""
     _require_server(target, transport)
     how = target.http[transport]
-    log = PROJECT_ROOT / "reports" / "servers" / f"{transport}-{os.getpid()}.log"
+    log = reports.run_directory(target) / "servers" / f"{transport}-{os.getpid()}.log"
     if how == FIXTURE:
         command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", transport, "--port", "0"]
         process = HttpServerProcess(command, log=log)
@@ -157,7 +188,7 @@ def reconfigured_http_server(target: Target) -> Iterator[ReconfiguredServer]:
         if key not in started:
             slug = re.sub(r"[^A-Za-z0-9.]+", "-", "".join(options)).strip("-")
             command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", transport, "--port", "0"]
-            log = PROJECT_ROOT / "reports" / "servers" / f"{transport}-{slug}-{os.getpid()}.log"
+            log = reports.run_directory(target) / "servers" / f"{transport}-{slug}-{os.getpid()}.log"
             started[key] = HttpServerProcess([*command, *options], log=log)
         return started[key].url
 
@@ -187,7 +218,7 @@ def _session(
 ) -> Iterator[AnyPeer]:
     """One test's session with the server under test: traced, faulted under --falsify, told which
     fixtures the target offers; its trace kept only if the test fails."""
-    trace = Trace(_trace_path(request.node.nodeid), transport)
+    trace = Trace(_trace_path(request), transport)
     request.node.stash[TRACE_KEY] = trace.path
     peer = make(trace, fault_of(request.node) if request.config.getoption("--falsify") else None)
     peer.fixtures = target.fixtures
@@ -255,7 +286,7 @@ def _scripted_http(
 ) -> Iterator[ScriptedHttp]:
     """A scripted HTTP server of ``revision`` for one test: traced, faulted under --falsify, its own
     schema mistakes a harness error, its trace kept only if the test fails."""
-    trace = Trace(_trace_path(request.node.nodeid), transport)
+    trace = Trace(_trace_path(request), transport)
     request.node.stash[TRACE_KEY] = trace.path
     fault = fault_of(request.node) if request.config.getoption("--falsify") else None
     server = kind(revision, trace, fault=fault)
@@ -292,7 +323,7 @@ def run_client(client_launcher: Launcher, scripted_server: ScriptedServer, revis
 def scripted_stdio(revision: str, request: pytest.FixtureRequest) -> Iterator[ScriptedStdio]:
     """The harness as a stdio server of ``revision`` for the client under test, which launches it as
     its subprocess; each run's record (a session trace) is the evidence, kept if the test fails."""
-    path = _trace_path(request.node.nodeid)
+    path = _trace_path(request)
     request.node.stash[TRACE_KEY] = path
     fault = fault_of(request.node) if request.config.getoption("--falsify") else None
     server = ScriptedStdio(revision, path, fault=fault)
@@ -400,7 +431,7 @@ def open_session(server_launcher: Launcher, target: Target, request: pytest.Fixt
 
     @contextmanager
     def open_one(revision: str) -> Iterator[Peer]:
-        path = _trace_path(request.node.nodeid).with_suffix(f".{next(count)}.jsonl")
+        path = _trace_path(request).with_suffix(f".{next(count)}.jsonl")
         with StdioPeer(server_launcher.start(), Trace(path, "stdio"), revision) as session:
             session.fixtures = target.fixtures
             yield session
@@ -420,9 +451,10 @@ def peer(transport: str, request: pytest.FixtureRequest) -> Peer:
     return request.getfixturevalue(fixture)
 
 
-def _trace_path(node_id: str) -> Path:
-    worker = re.sub(r"[^A-Za-z0-9_.-]+", "_", node_id).strip("_")
-    return TRACE_DIR / f"{worker[:180]}.jsonl"
+def _trace_path(request: pytest.FixtureRequest) -> Path:
+    """Where a test's session trace goes: under its run's report directory, kept only if it fails."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid).strip("_")
+    return reports.run_directory(request.config.stash[TARGET_KEY]) / "traces" / f"{name[:180]}.jsonl"
 
 
 @pytest.fixture
@@ -492,44 +524,123 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 STALE_GAP_PREFIX = "[XPASS(strict)]"  # how pytest reports a strict expected failure that passed
 TRACE_KEY = pytest.StashKey[Path]()
 CALL_REPORT_KEY = pytest.StashKey[pytest.TestReport]()
-OUTCOMES = ("pass", "fail", "gap", "fixture-missing", "inconclusive")
-FALSIFY_OUTCOMES = ("falsified", "survived", "gap", "fixture-missing", "inconclusive")
+# The transport a test without a ``transport`` parameter runs over, by the session fixture it uses.
+TRANSPORT_OF_FIXTURE = {
+    "server": "stdio",
+    "open_session": "stdio",
+    "scripted_stdio": "stdio",
+    "http_server": "streamable-http",
+    "http_server_url": "streamable-http",
+    "reconfigured_http_server": "streamable-http",
+    "scripted_server": "streamable-http",
+    "sse_server": "http+sse",
+    "sse_server_url": "http+sse",
+    "scripted_sse_server": "http+sse",
+}
 
 
-def outcome_of(
-    report: pytest.TestReport, excinfo: pytest.ExceptionInfo[BaseException] | None, falsify: bool = False
+def transport_of(item: pytest.Item) -> str:
+    params = getattr(item, "callspec", None)
+    if params is not None and "transport" in params.params:
+        return str(params.params["transport"])
+    return next((TRANSPORT_OF_FIXTURE[f] for f in getattr(item, "fixturenames", ()) if f in TRANSPORT_OF_FIXTURE), "")
+
+
+def level_of(item: pytest.Item) -> str:
+    marker = item.get_closest_marker("requirement")
+    return registry()[0][marker.args[0]]["level"] if marker is not None else "MUST"
+
+
+def known_finding(item: pytest.Item, profile: Target) -> str:
+    """The pinned SDK's finding on this cell, for a target built on that SDK (``built-on: mcp==...``)."""
+    gapped = item.get_closest_marker("gapped")
+    if not profile.built_on or profile.coverage_findings or gapped is None or not gapped.args[0].startswith("F-"):
+        return ""
+    if profile.built_on.split("==")[0].strip().lower() != "mcp":
+        return ""
+    return f"{gapped.args[0]} (found in the pinned mcp SDK; docs/findings/)"
+
+
+def judge(
+    item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport, strict: bool, falsify: bool
 ) -> str:
-    if excinfo is not None and excinfo.errisinstance(HarnessError):
-        return "inconclusive"
-    if falsify and report.when == "call" and not report.skipped:
+    """The cell's outcome of this report, at its row's level; the report is re-labelled so that pytest
+    counts it as the outcome says (a ``warn`` passes unless ``--strict``; ``not-exercised`` and, unless
+    ``--strict``, ``inconclusive`` are skips naming themselves)."""
+    excinfo = call.excinfo
+    if falsify and call.when == "call" and not report.skipped and not (excinfo and excinfo.errisinstance(HarnessError)):
         return "falsified" if report.passed else "survived"
-    if report.skipped and hasattr(report, "wasxfail"):  # a gapped cell that failed, as it must
-        return "gap"
     if report.skipped:
+        if hasattr(report, "wasxfail"):  # a gapped cell that failed, as it must
+            return "gap"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-        return "gap" if "gap: " in reason else "fixture-missing" if "fixture-missing" in reason else "skip"
-    return "pass" if report.passed else "fail"
+        return skip_outcome(reason)
+    if report.passed:
+        return "pass"
+    if excinfo is None:  # a stale gap: pytest's strict xfail that passed
+        return "fail"
+    assertion = excinfo.errisinstance(AssertionError) or excinfo.errisinstance(pytest.fail.Exception)
+    outcome = failure_outcome(level_of(item)) if assertion else "inconclusive"
+    message = f"{outcome}: {str(excinfo.value).strip()}"
+    if outcome == "warn" and not strict:
+        report.outcome = "passed"
+    elif outcome == "not-exercised" or (outcome == "inconclusive" and not strict):
+        path, line = item.location[0], (item.location[1] or 0) + 1
+        report.outcome = "skipped"
+        report.longrepr = (path, line, message.splitlines()[0][:300])
+    report.user_properties.append(("evidence", message))
+    return outcome
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     report: pytest.TestReport = yield
+    config = item.config
     if report.failed and isinstance(report.longrepr, str) and report.longrepr.startswith(STALE_GAP_PREFIX):
         reason = report.longrepr.removeprefix(STALE_GAP_PREFIX).strip()
         report.longrepr = f"stale gap: this cell passes, so its gap is wrong; remove it ({reason})"
-    if call.when == "call" and item.config.getoption("--falsify"):
+    falsify = config.getoption("--falsify")
+    if call.when == "call" and falsify:
         _invert_for_falsify(item, call, report)
+    marker = item.get_closest_marker("requirement")
     if call.when == "call":
         item.stash[CALL_REPORT_KEY] = report
+    if marker is not None and (call.when == "call" or report.skipped or report.failed):
+        revision = item.callspec.params.get("revision")
+        transport = transport_of(item)
+        outcome = judge(item, call, report, config.getoption("strict"), falsify)
+        report.user_properties += [
+            ("conformance-outcome", outcome),
+            ("cell", (marker.args[0], revision, marker.args[1])),
+        ]
+        report.user_properties.append(("transport", transport))
+        finding = known_finding(item, config.stash[TARGET_KEY])
+        if finding and outcome in ("fail", "warn"):
+            report.user_properties.append(("known-finding", finding))
         trace = item.stash.get(TRACE_KEY, None)
-        if report.failed and trace is not None:
-            report.sections.append(("trace", f"session trace kept at {trace.relative_to(PROJECT_ROOT)}"))
-    marker = item.get_closest_marker("requirement")
-    if marker is not None and (call.when == "call" or report.skipped):
-        falsify = item.config.getoption("--falsify")
-        report.user_properties.append(("conformance-outcome", outcome_of(report, call.excinfo, falsify)))
-        report.user_properties.append(("cell", (marker.args[0], item.callspec.params.get("revision"), marker.args[1])))
+        if outcome in ("fail", "warn", "inconclusive") and trace is not None:
+            report.user_properties.append(("trace", str(trace)))
+            report.sections.append(("trace", f"session trace kept at {_shown(trace)}"))
+        if outcome in ("fail", "warn"):
+            heading = (
+                f"{marker.args[0]} ({level_of(item)}) at {revision}, {marker.args[1]} side, over {transport or '-'}"
+            )
+            report.sections.insert(0, ("requirement", heading + (f"; known upstream: {finding}" if finding else "")))
     return report
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(PROJECT_ROOT)) if path.is_relative_to(PROJECT_ROOT) else str(path)
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, str] | None:
+    """Counted and shown under their own names: ``3 warned, 40 fixture-missing, 2 not-exercised``."""
+    outcome = dict(report.user_properties).get("conformance-outcome")
+    if outcome == "warn" and report.passed:
+        return "warned", "W", "WARN"
+    if outcome in ("fixture-missing", "not-exercised", "inconclusive", "revision-not-implemented") and report.skipped:
+        return outcome, outcome[0].upper() if outcome == "inconclusive" else "s", outcome.upper()
+    return None
 
 
 def _invert_for_falsify(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
@@ -544,17 +655,91 @@ def _invert_for_falsify(item: pytest.Item, call: pytest.CallInfo[None], report: 
         report.longrepr = f"survived its fault ({fault}): this test cannot fail the way its cover claims"
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    counts: Counter[tuple[str, str, str]] = Counter()
-    for reports in terminalreporter.stats.values():
-        for report in reports:
-            properties = dict(getattr(report, "user_properties", ()))
-            if "cell" in properties:
-                _, revision, side = properties["cell"]
-                counts[revision, side, properties["conformance-outcome"]] += 1
-    if not counts:
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A cell of a revision the target does not speak is not run (reported once per revision); with a
+    target that cannot be reached, no server cell is."""
+    marker = item.get_closest_marker("requirement")
+    if marker is None:
         return
-    falsify = terminalreporter.config.getoption("--falsify")
+    spoken = spoken_revisions(item.config)[marker.args[1]]
+    if spoken.unreachable:
+        pytest.skip(f"inconclusive: the target could not be started or reached: {spoken.unreachable}")
+    revision = item.callspec.params.get("revision")
+    if not spoken.speaks(revision):
+        pytest.skip(f"revision-not-implemented: {revision} ({spoken.not_spoken.get(revision, 'per its profile')})")
+
+
+SPOKEN_KEY = pytest.StashKey[dict[str, Spoken]]()
+WORKER_INPUT_KEY = "mcp_matrix_spoken"
+
+
+def spoken_revisions(config: pytest.Config) -> dict[str, Spoken]:
+    """side -> the revisions the target speaks: a worker's from its controller, else found here once."""
+    if SPOKEN_KEY not in config.stash:
+        worker_input = getattr(config, "workerinput", None)
+        if worker_input is not None and WORKER_INPUT_KEY in worker_input:
+            found = {side: Spoken.from_json(data) for side, data in worker_input[WORKER_INPUT_KEY].items()}
+        else:
+            target = config.stash[TARGET_KEY]
+            probes = reports.run_directory(target) / "probe"
+            found = {side: spoken_by(target, side, probes) for side in SIDES}
+        config.stash[SPOKEN_KEY] = found
+    return config.stash[SPOKEN_KEY]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: object) -> None:
+    """xdist: the controller finds the target's revisions once and hands them to every worker (for a
+    run of the suite: the meta-test and the machinery's tests need none)."""
+    if not _runs_the_suite(node.config):  # type: ignore[attr-defined]
+        return
+    spoken = spoken_revisions(node.config)  # type: ignore[attr-defined]
+    node.workerinput[WORKER_INPUT_KEY] = {side: s.as_json() for side, s in spoken.items()}  # type: ignore[attr-defined]
+
+
+def _not_implemented(config: pytest.Config) -> dict[str, str]:
+    """``"<revision> <side>"`` -> why, for every revision a side of the target does not speak."""
+    return {
+        f"{revision} {side}": spoken.not_spoken.get(revision, "not claimed by its profile")
+        for side, spoken in spoken_revisions(config).items()
+        if not spoken.unreachable
+        for revision in REVISIONS
+        if not spoken.speaks(revision)
+    }
+
+
+def _results(terminalreporter: pytest.TerminalReporter) -> list[reports.TestResult]:
+    results = []
+    for category in terminalreporter.stats.values():
+        for report in category:
+            properties = dict(getattr(report, "user_properties", ()))
+            outcome = properties.get("conformance-outcome")
+            if "cell" not in properties or outcome in (None, "revision-not-implemented"):
+                continue
+            requirement, revision, side = properties["cell"]
+            results.append(
+                reports.TestResult(
+                    requirement,
+                    revision,
+                    side,
+                    outcome,
+                    properties.get("transport", ""),
+                    properties.get("evidence", ""),
+                    properties.get("trace", ""),
+                    properties.get("known-finding", ""),
+                )
+            )
+    return results
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    config = terminalreporter.config
+    results = _results(terminalreporter)
+    if not results:
+        return
+    falsify = config.getoption("--falsify")
+    counts = Counter((r.revision, r.side, r.outcome) for r in results)
     outcomes = FALSIFY_OUTCOMES if falsify else OUTCOMES
     title = "falsification (each test under its fault)" if falsify else "conformance outcomes"
     terminalreporter.section(f"{title} by revision and side")
@@ -562,3 +747,27 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for revision, side in sorted({(r, s) for r, s, _ in counts}):
         cells = " ".join(f"{counts[revision, side, o]:>15}" for o in outcomes)
         terminalreporter.write_line(f"{revision:12} {side:7} {cells}")
+    if falsify or hasattr(config, "workerinput"):
+        return
+    warned = [r for r in results if r.outcome == "warn"]
+    if warned:
+        terminalreporter.section("warnings: SHOULD / SHOULD NOT not followed (fail the run under --strict)")
+        for result in sorted(warned, key=lambda r: (r.requirement, r.revision, r.transport)):
+            first = result.evidence.removeprefix("warn: ").splitlines()[0][:200] if result.evidence else ""
+            terminalreporter.write_line(f"{result.revision} {result.requirement} @{result.transport or '-'}: {first}")
+    target = config.stash[TARGET_KEY]
+    directory, line = reports.write(target, results, registry()[0], _not_implemented(config))
+    terminalreporter.section(f"target {target.name}")
+    terminalreporter.write_line(line)
+    terminalreporter.write_line(f"report: {_shown(directory / 'report.md')} (and report.html, report.json)")
+
+
+EXIT_UNREACHABLE = 3
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Exit 3 when the target's server could not be started or reached (see conformance/run/revisions.py)."""
+    if hasattr(session.config, "workerinput") or SPOKEN_KEY not in session.config.stash:
+        return
+    if any(s.unreachable for s in session.config.stash[SPOKEN_KEY].values()):
+        session.exitstatus = EXIT_UNREACHABLE

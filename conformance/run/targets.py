@@ -13,6 +13,11 @@ A profile is a YAML file (``targets/<name>.yaml``, or any path given to ``--targ
       # or a server already running:  streamable-http: {url: "http://127.0.0.1:3001/mcp"}
     client: "my-client --flag"                   # the client under test, by command; omit if none
     fixtures: [test_simple_text, test_sampling]  # official-suite fixture names it offers, or `all`
+    revisions: 2024-11-05..2025-11-25            # optional: the revisions it implements, for both sides
+                                                 # (or {server: ..., client: ...}); without it the
+                                                 # server's are found by a probe (conformance/run/revisions.py)
+    built-on: mcp==2.3.0                         # optional: the SDK it is built on; that SDK's findings
+                                                 # (F-NNN in coverage/) label its failing cells as known upstream
     gaps:                                        # cells this target is known to break
       - requirement: lifecycle-discover-implemented
         side: server
@@ -49,7 +54,17 @@ DEFAULT_TARGET = "sdk-python"
 FIXTURE = "fixture"
 SERVER_TRANSPORTS = ("stdio", "streamable-http", "sse")
 ALL_FIXTURES = "all"
-TOP_LEVEL_KEYS = {"name", "describes", "server", "client", "fixtures", "gaps", "coverage-findings"}
+TOP_LEVEL_KEYS = {
+    "name",
+    "describes",
+    "server",
+    "client",
+    "fixtures",
+    "gaps",
+    "coverage-findings",
+    "revisions",
+    "built-on",
+}
 GAP_KEYS = {"requirement", "side", "revisions", "ref", "why"}
 HTTP_KEYS = {"command", "url", "env"}
 
@@ -89,6 +104,8 @@ class Target:
     fixtures: frozenset[str] | str = frozenset()  # names, or ALL_FIXTURES
     gaps: tuple[TargetGap, ...] = ()
     coverage_findings: bool = False
+    revisions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> revisions it claims
+    built_on: str = ""  # a requirement specifier (``mcp==2.3.0``) naming the SDK it is built on
     path: str = ""
 
     def offers_server(self, transport: str) -> bool:
@@ -127,6 +144,12 @@ class Target:
             fixtures=frozenset() if own_fixtures else self.fixtures,
             gaps=() if own_fixtures else self.gaps,
             coverage_findings=self.coverage_findings and not replaces_server and not client_command,
+            revisions={
+                side: revisions
+                for side, revisions in self.revisions.items()
+                if not (side == "server" and replaces_server) and not (side == "client" and client_command)
+            },
+            built_on="" if own_fixtures else self.built_on,
             path=self.path,
         )
 
@@ -176,6 +199,11 @@ def load(path: Path, requirements: dict[str, dict] | None = None) -> Target:
     if not isinstance(coverage_findings, bool):
         fault("coverage-findings", "'coverage-findings' must be true or false")
     gaps = _gaps(path, data.get("gaps") or [], root, requirements, errors)
+    revisions = _revisions(data.get("revisions"), lambda message: fault("revisions", message))
+    built_on = data.get("built-on", "")
+    if not isinstance(built_on, str) or (built_on and "==" not in built_on):
+        fault("built-on", "'built-on' must be a pinned requirement such as 'mcp==2.3.0'")
+        built_on = ""
     if errors:
         raise InputErrors(errors)
     return Target(
@@ -187,8 +215,28 @@ def load(path: Path, requirements: dict[str, dict] | None = None) -> Target:
         fixtures=ALL_FIXTURES if fixtures == ALL_FIXTURES else frozenset(fixtures),
         gaps=gaps,
         coverage_findings=bool(coverage_findings),
+        revisions=revisions,
+        built_on=built_on,
         path=str(path),
     )
+
+
+def _revisions(value: object, fault: Callable[[str], None]) -> dict[str, tuple[str, ...]]:
+    """``revisions:`` as revisions (a range, a list) for both sides, or a mapping side -> revisions."""
+    if value is None:
+        return {}
+    by_side = value if isinstance(value, dict) else dict.fromkeys(SIDES, value)
+    found: dict[str, tuple[str, ...]] = {}
+    for side, revisions in by_side.items():
+        if side not in SIDES:
+            fault(f"'revisions' names an unknown side {side!r} (known: {', '.join(SIDES)})")
+            continue
+        text = ", ".join(map(str, revisions)) if isinstance(revisions, list) else str(revisions)
+        try:
+            found[side] = parse_revisions(text)
+        except ValueError as exc:
+            fault(f"'revisions': {exc}")
+    return found
 
 
 def _servers(server: object, fault: Callable[[str], None]) -> tuple[str | None, dict[str, HttpServer | str]]:
