@@ -10,7 +10,6 @@ records what the client sent and where.
 from __future__ import annotations
 
 import ipaddress
-import secrets
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +21,7 @@ from conformance.harness.http_sse import HttpSsePeer
 from conformance.harness.scripted_server import ScriptedServer
 from conformance.harness.scripted_sse import ScriptedSseServer
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import ClientRun, ReconfiguredServer
+from conformance.run.plugin import ClientRun, ConfiguredServer
 
 SSE = ("http+sse",)
 FOREIGN_ORIGIN = "http://attacker.example"
@@ -126,13 +125,14 @@ def test_the_server_listens_on_loopback_only(revision: str, transport: str, peer
 
 @for_req("http-sse-authentication", "server", transports=SSE)
 def test_every_connection_must_authenticate(
-    revision: str, transport: str, peer: HttpSsePeer, reconfigured_http_server: ReconfiguredServer
+    revision: str, transport: str, peer: HttpSsePeer, configured_server: ConfiguredServer
 ) -> None:
-    """Against the server configured with a credential (the fixture: ``--bearer-token``), as a deployment
+    """Against the server configured with a credential (its profile's ``bearer-token``), as a deployment
     would be: the session with the credential works; the same connections without it, or with a wrong
     one, are refused, on both endpoints."""
-    token = secrets.token_urlsafe(16)
-    peer.url = reconfigured_http_server("--bearer-token", token, transport="sse")
+    configured = configured_server("bearer-token", transport="sse")
+    token = configured.values["token"]
+    peer.url = configured.url
     peer.headers = {"Authorization": f"Bearer {token}"}
     endpoint = opened(peer).endpoint
     refused = {}

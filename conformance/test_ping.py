@@ -16,7 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conformance.harness.frames import BOTH_TRANSPORTS
-from conformance.harness.launcher import Launcher
 from conformance.harness.peer import ImplementationTimeout, Peer, ProtocolViolation
 from conformance.harness.scripted_server import Pace, ScriptedPeer
 from conformance.harness.stdio import StdioPeer
@@ -34,7 +33,7 @@ from conformance.harness.timing import (
 from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import ClientRun
+from conformance.run.plugin import ClientRun, ConfiguredServer
 
 RunClient = Callable[[str], ClientRun]
 
@@ -216,7 +215,6 @@ def test_the_client_handles_several_failed_pings(
 
 # The setting a server under test is started with to ping every N seconds. The fixture server would hand
 # it to its SDK, which has no such setting and never pings on its own (docs/findings/041-*.md).
-PING_INTERVAL_VARIABLE = "MCP_MATRIX_PING_INTERVAL"
 
 
 def server_pings(session: Peer) -> list[Event]:
@@ -234,24 +232,31 @@ def server_pings(session: Peer) -> list[Event]:
     return pings
 
 
-def configured_session(launcher: Launcher, revision: str, tmp_path: Path) -> StdioPeer:
-    """A stdio session with a server started with PING_INTERVAL_VARIABLE set to KEEPALIVE_INTERVAL."""
-    process = launcher.start(env={PING_INTERVAL_VARIABLE: str(KEEPALIVE_INTERVAL)})
-    return StdioPeer(process, Trace(tmp_path / "configured.jsonl", "stdio"), revision)
+def configured_session(configured_server: ConfiguredServer, revision: str, tmp_path: Path) -> tuple[StdioPeer, float]:
+    """A stdio session with the server configured to ping idle sessions (its profile's ``ping-interval``),
+    and that interval."""
+    configured = configured_server("ping-interval", transport="stdio")
+    assert configured.launcher is not None
+    trace = Trace(tmp_path / "configured.jsonl", "stdio")
+    return StdioPeer(configured.launcher.start(), trace, revision), float(configured.values["seconds"])
 
 
 @for_req("ping-periodic", "server")
-def test_the_server_pings_an_idle_session(revision: str, server_launcher: Launcher, tmp_path: Path) -> None:
-    with configured_session(server_launcher, revision, tmp_path) as session:
+def test_the_server_pings_an_idle_session(revision: str, configured_server: ConfiguredServer, tmp_path: Path) -> None:
+    session, interval = configured_session(configured_server, revision, tmp_path)
+    with session:
         pings = server_pings(session)
-    assert len(pings) >= 2, f"told to ping every {KEEPALIVE_INTERVAL}s, the server sent {len(pings)} pings"
+    assert len(pings) >= 2, f"told to ping every {interval}s, the server sent {len(pings)} pings"
 
 
 @for_req("ping-frequency-configurable", "server")
-def test_the_servers_ping_interval_is_the_one_set(revision: str, server_launcher: Launcher, tmp_path: Path) -> None:
-    with configured_session(server_launcher, revision, tmp_path) as session:
+def test_the_servers_ping_interval_is_the_one_set(
+    revision: str, configured_server: ConfiguredServer, tmp_path: Path
+) -> None:
+    session, interval = configured_session(configured_server, revision, tmp_path)
+    with session:
         pings = server_pings(session)
-    assert_pings_at(pings, KEEPALIVE_INTERVAL, "the server")
+    assert_pings_at(pings, interval, "the server")
 
 
 @for_req("ping-avoid-excessive", "server")

@@ -49,8 +49,7 @@ from conformance.harness.wire import (
     tool_call,
 )
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import ClientRun, ReconfiguredServer
-from conformance.run.targets import FIXTURE, Target
+from conformance.run.plugin import ClientRun, ConfiguredServer
 from conformance.test_cancellation import OUTCOME_TOOL, SLOW_STEPS, SLOW_TOOL, slow_operation
 from conformance.test_cancellation import outcome as operation_outcome
 
@@ -783,8 +782,6 @@ def test_an_event_stream_answer_turns_proxy_buffering_off(revision: str, http_se
 
 QUICK_STEPS = 8  # 0.4 s of the slow operation: long enough to drop its stream mid-way, short to await its end
 PROMPT_STEPS = 5  # 50 ms steps a cancelled operation may still take: "as soon as practical", on a busy machine
-IDLE_SECONDS = 0.3  # the session idle timeout of the reconfigured fixture server (server-may-end-session)
-BEARER_TOKEN = "mcp-matrix-bearer-token"  # the one credential of the reconfigured fixture server
 SESSION_SAMPLE = 8  # sessions opened to judge how guessable their ids are
 MIN_SESSION_ID_BITS = 64  # OWASP's floor for the entropy of a session identifier
 PROGRESS_TOOL = PROGRESS_CALL["name"]
@@ -1177,20 +1174,21 @@ def test_session_ids_are_not_guessable(revision: str, http_server: HttpPeer, tmp
 
 @for_req("streamable-http-server-may-end-session", "server")
 def test_a_session_the_server_ended_on_its_own_answers_404(
-    revision: str, reconfigured_http_server: ReconfiguredServer, tmp_path: Path
+    revision: str, configured_server: ConfiguredServer, tmp_path: Path
 ) -> None:
-    """The fixture server with a short idle timeout (the SDK's own way of ending sessions). Its cue is the
+    """The server configured to end idle sessions (its profile's ``session-idle-timeout``). The cue is the
     absence of traffic, and any request restarts it, so the test lets time pass rather than await a frame."""
-    url = reconfigured_http_server("--session-idle-timeout", str(IDLE_SECONDS))
-    with side_peer(url, revision, tmp_path / "expiring.jsonl") as peer:
+    configured = configured_server("session-idle-timeout")
+    idle = float(configured.values["seconds"])
+    with side_peer(configured.url, revision, tmp_path / "expiring.jsonl") as peer:
         peer.open()
         if not peer.session_id:
             pytest.skip("fixture-missing: the server assigns no session id")
         statuses: list[int] = []
         while len(statuses) < 3 and 404 not in statuses:
-            time.sleep(IDLE_SECONDS * 3)
+            time.sleep(idle * 3)
             statuses.append(peer.exchange("POST", probe_frame(peer)).status)
-        assert statuses[-1] == 404, f"idle for {IDLE_SECONDS * 3:g}s at a time, the session answered {statuses}"
+        assert statuses[-1] == 404, f"idle for {idle * 3:g}s at a time, the session answered {statuses}"
 
 
 @for_req("streamable-http-delete-405", "server")
@@ -1322,27 +1320,19 @@ def test_the_server_listens_on_loopback_only(revision: str, http_server: HttpPee
 
 
 @for_req("streamable-http-authentication", "server")
-def test_a_connection_must_authenticate(
-    revision: str,
-    target: Target,
-    http_server_url: str,
-    reconfigured_http_server: ReconfiguredServer,
-    tmp_path: Path,
-) -> None:
-    """The fixture server runs with a bearer token here: the shared one serves every cell without
-    credentials, as a tester holding them would be served. Another target is judged as it runs: refused
-    without credentials (with wrong ones too); it is not asked to accept credentials the suite lacks."""
-    token = BEARER_TOKEN if target.http.get("streamable-http") == FIXTURE else None
-    url = reconfigured_http_server("--bearer-token", BEARER_TOKEN) if token else http_server_url
-    with side_peer(url, revision, tmp_path / "authentication.jsonl") as peer:
+def test_a_connection_must_authenticate(revision: str, configured_server: ConfiguredServer, tmp_path: Path) -> None:
+    """The server configured to require a bearer token (its profile's ``bearer-token``): refused without
+    credentials and with wrong ones, served with the token."""
+    configured = configured_server("bearer-token")
+    token = configured.values["token"]
+    with side_peer(configured.url, revision, tmp_path / "authentication.jsonl") as peer:
         frame = opening_frame(peer)
         for credentials in ({}, {"Authorization": "Bearer mcp-matrix-wrong-token"}):
             refused = peer.exchange("POST", frame, peer.headers_for(frame) | credentials)
             assert refused.status in (401, 403), f"with credentials {credentials}: answered {refused.status}"
-        if token:
-            accepted = peer.exchange("POST", frame, peer.headers_for(frame) | {"Authorization": f"Bearer {token}"})
-            peer.session_id = accepted.headers.get("mcp-session-id")
-            assert accepted.status == 200 and results_of(peer, accepted, "open"), f"with the token: {accepted.status}"
+        accepted = peer.exchange("POST", frame, peer.headers_for(frame) | {"Authorization": f"Bearer {token}"})
+        peer.session_id = accepted.headers.get("mcp-session-id")
+        assert accepted.status == 200 and results_of(peer, accepted, "open"), f"with the token: {accepted.status}"
 
 
 # cancellation: a client that drops a request's stream

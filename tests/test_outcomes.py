@@ -89,9 +89,8 @@ def test_harness(revision):
 
 @pytest.fixture
 def rules_project(project: Path) -> Path:
-    module = RULES_MODULE.format(
-        must=row_of_level("MUST"), should=row_of_level("SHOULD"), may=row_of_level("MAY"), harness=row_of_level("MUST NOT")
-    )
+    rows = {"must": "MUST", "should": "SHOULD", "may": "MAY", "harness": "MUST NOT"}
+    module = RULES_MODULE.format(**{name: row_of_level(level) for name, level in rows.items()})
     (project / "conformance" / "test_rules_probe.py").write_text(textwrap.dedent(module))
     (project / "targets" / "old-only.yaml").write_text(
         "name: old-only\nserver: {stdio: fixture}\nclient: fixture\nfixtures: all\nrevisions: 2024-11-05..2025-11-25\n"

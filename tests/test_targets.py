@@ -114,3 +114,44 @@ def test_the_sdk_findings_skip_only_the_default_target_and_a_target_skips_its_ow
     assert gap_reason(untested, other) == "gap: #3 not yet"
     assert gap_reason(item("ping-response", "2025-06-18", "server"), other) == "gap: up#1 hangs (target other)"
     assert gap_reason(item("ping-response", "2025-06-18", "server"), default) is None
+
+
+def test_revisions_built_on_and_configurations(tmp_path: Path) -> None:
+    path = profile(
+        tmp_path,
+        """name: other
+server: {stdio: "other --stdio"}
+revisions: {server: 2025-03-26..2025-11-25, client: [2025-11-25]}
+built-on: mcp==2.3.0
+configurations:
+  bearer-token:
+    token: abc
+    streamable-http: {command: "other --token abc --port {port}", url: "http://127.0.0.1:{port}/mcp"}
+""",
+    )
+    target = targets.load(path)
+    assert target.revisions == {"server": ("2025-03-26", "2025-06-18", "2025-11-25"), "client": ("2025-11-25",)}
+    assert target.built_on == "mcp==2.3.0"
+    configured = target.configurations["bearer-token"]
+    assert configured.values == {"token": "abc"} and configured.http["streamable-http"].url.endswith("{port}/mcp")
+
+
+def test_bad_revisions_built_on_and_configurations_are_refused_with_their_lines(tmp_path: Path) -> None:
+    path = profile(
+        tmp_path,
+        """name: other
+revisions: {server: 2030-01-01, peer: 2025-11-25}
+built-on: mcp
+configurations:
+  bearer-token: {streamable-http: {url: "http://127.0.0.1:1/mcp"}}
+  warp-drive: {}
+""",
+    )
+    with pytest.raises(InputErrors) as caught:
+        targets.load(path)
+    message = str(caught.value)
+    assert f"{path}:2: 'revisions': unknown revision '2030-01-01'" in message
+    assert f"{path}:2: 'revisions' names an unknown side 'peer'" in message
+    assert f"{path}:3: 'built-on' must be a pinned requirement" in message
+    assert f"{path}:5: 'configurations.bearer-token': unknown keys [], missing values ['token']" in message
+    assert f"{path}:5: unknown configuration 'warp-drive'" in message

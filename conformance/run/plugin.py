@@ -30,7 +30,7 @@ from conformance.harness.faults import Fault
 from conformance.harness.frames import COMPLETED, REVISION_VARIABLE, SCENARIO_VARIABLE
 from conformance.harness.http import HttpPeer, require_loopback
 from conformance.harness.http_sse import HttpSsePeer
-from conformance.harness.launcher import CommandLauncher, HttpServerProcess, Launcher, WarmLauncher
+from conformance.harness.launcher import CommandLauncher, HttpServerProcess, Launcher, ServerProcess, WarmLauncher
 from conformance.harness.peer import HarnessError, Peer
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_sse import ScriptedSseServer
@@ -168,33 +168,77 @@ def http_server_url(target: Target) -> Iterator[str]:
     yield from http_server_url_of(target, "streamable-http")
 
 
-ReconfiguredServer = Callable[..., str]
+@dataclass(frozen=True)
+class Configured:
+    """The server under test started configured a certain way (conformance/run/targets.py CONFIGURATIONS):
+    the configuration's values, and where to reach it (an HTTP URL) or how to start it (stdio)."""
+
+    values: dict[str, str]
+    url: str = ""
+    launcher: Launcher | None = None
+
+
+ConfiguredServer = Callable[..., Configured]
 
 
 @pytest.fixture(scope="session")
-def reconfigured_http_server(target: Target) -> Iterator[ReconfiguredServer]:
-    """``start(*options)``: the URL of the fixture's Streamable HTTP server started with further options
-    (``--session-idle-timeout 0.3``, ``--bearer-token T``), once per worker and set of options, for the cells
-    about a configuration the shared server does not have (sessions the server ends on its own, connections
-    that must authenticate). When the target's Streamable HTTP server is not the fixture, ``start`` skips
-    the test as fixture-missing: another implementation's configuration is its own to choose."""
-    started: dict[tuple[str, ...], HttpServerProcess] = {}  # (transport, *options) -> its server
+def configured_server(target: Target, request: pytest.FixtureRequest) -> Iterator[ConfiguredServer]:
+    """``start(name, transport)``: the target's server configured as ``name`` (a bearer token, a session idle
+    timeout, a ping interval), started once per worker, for the cells about a configuration the shared
+    server does not have. The profile says how (the default profile too, for the project's fixture); a
+    target whose profile does not leaves those cells fixture-missing: its configuration is its own to choose."""
+    started: dict[tuple[str, str], Configured] = {}
+    processes: list[HttpServerProcess] = []
+    launchers: list[Launcher] = []
 
-    def start(*options: str, transport: str = "streamable-http") -> str:
-        """``transport``: the target profile's name of the HTTP transport (``sse``: HTTP+SSE, its SSE URL)."""
-        if target.http.get(transport) != FIXTURE:
-            pytest.skip(f"fixture-missing: target {target.name} cannot be restarted with {' '.join(options)}")
-        key = (transport, *options)
-        if key not in started:
-            slug = re.sub(r"[^A-Za-z0-9.]+", "-", "".join(options)).strip("-")
-            command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", transport, "--port", "0"]
-            log = reports.run_directory(target) / "servers" / f"{transport}-{slug}-{os.getpid()}.log"
-            started[key] = HttpServerProcess([*command, *options], log=log)
-        return started[key].url
+    def start(name: str, transport: str = "streamable-http") -> Configured:
+        """``transport``: the profile's name of it (``sse``: HTTP+SSE, whose URL is its SSE endpoint)."""
+        configuration = target.configurations.get(name)
+        fixture = (target.stdio if transport == "stdio" else target.http.get(transport)) == FIXTURE
+        if configuration is None or not (fixture or transport in configuration.http or configuration.stdio):
+            pytest.skip(f"fixture-missing: target {target.name}'s profile says not how to start it with {name}")
+        if (name, transport) not in started:
+            log = reports.run_directory(target) / "servers" / f"{transport}-{name}-{os.getpid()}.log"
+            if transport == "stdio":
+                if fixture:  # forked from the session's warm parent, with the configuration's settings
+                    base = request.getfixturevalue("server_launcher")
+                    launcher: Launcher = ConfiguredLauncher(
+                        base, configuration.fixture_env, configuration.fixture_options
+                    )
+                else:
+                    launcher = CommandLauncher(configuration.stdio or "")
+                    launchers.append(launcher)
+                started[name, transport] = Configured(configuration.values, launcher=launcher)
+            else:
+                if fixture:
+                    command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", transport, "--port", "0"]
+                    process = HttpServerProcess([*command, *configuration.fixture_options], log=log)
+                else:
+                    how = configuration.http[transport]
+                    process = HttpServerProcess(how.command or "", log=log, url=how.url, env=how.env)
+                processes.append(process)
+                started[name, transport] = Configured(configuration.values, url=process.url)
+        return started[name, transport]
 
     yield start
-    for process in started.values():
+    for process in processes:
         process.close()
+    for launcher in launchers:
+        launcher.close()
+
+
+class ConfiguredLauncher:
+    """Sessions forked from a warm parent with a configuration's environment and arguments added."""
+
+    def __init__(self, base: Launcher, env: dict[str, str], argv: tuple[str, ...]) -> None:
+        self.base, self.env, self.argv = base, env, list(argv)
+        self.description = f"{base.description} with {env} {argv}"
+
+    def start(self, argv: list[str] | None = None, env: dict[str, str] | None = None) -> ServerProcess:
+        return self.base.start([*self.argv, *(argv or [])], self.env | (env or {}))
+
+    def close(self) -> None:
+        """The base launcher is the session's own, closed with it."""
 
 
 @pytest.fixture

@@ -18,6 +18,12 @@ A profile is a YAML file (``targets/<name>.yaml``, or any path given to ``--targ
                                                  # server's are found by a probe (conformance/run/revisions.py)
     built-on: mcp==2.3.0                         # optional: the SDK it is built on; that SDK's findings
                                                  # (F-NNN in coverage/) label its failing cells as known upstream
+    configurations:                              # optional: how to start the server configured a certain
+      bearer-token:                              # way, for the cells about that configuration (CONFIGURATIONS)
+        token: "s3cret"                          # what the configuration is (its values, by name)
+        streamable-http:                         # the server so configured, per transport, as under server:
+          command: "my-server --http --token s3cret"
+          url: "http://127.0.0.1:{port}/mcp"
     gaps:                                        # cells this target is known to break
       - requirement: lifecycle-discover-implemented
         side: server
@@ -54,6 +60,13 @@ DEFAULT_TARGET = "sdk-python"
 FIXTURE = "fixture"
 SERVER_TRANSPORTS = ("stdio", "streamable-http", "sse")
 ALL_FIXTURES = "all"
+# The configurations a test may need the server started in, and the values each must state. A cell about
+# one is judged only on a target whose profile says how to start it so; elsewhere it is fixture-missing.
+CONFIGURATIONS: dict[str, tuple[str, ...]] = {
+    "bearer-token": ("token",),  # every HTTP request must carry Authorization: Bearer <token>
+    "session-idle-timeout": ("seconds",),  # the server ends a session idle for that long
+    "ping-interval": ("seconds",),  # the server pings an idle session at that interval
+}
 TOP_LEVEL_KEYS = {
     "name",
     "describes",
@@ -64,6 +77,7 @@ TOP_LEVEL_KEYS = {
     "coverage-findings",
     "revisions",
     "built-on",
+    "configurations",
 }
 GAP_KEYS = {"requirement", "side", "revisions", "ref", "why"}
 HTTP_KEYS = {"command", "url", "env"}
@@ -76,6 +90,19 @@ class HttpServer:
     command: str | None = None
     url: str | None = None
     env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """The server started configured a certain way: its values, and how, per transport (for the
+    project's fixture, ``fixture-options``: options added to its command line)."""
+
+    name: str
+    values: dict[str, str]
+    stdio: str | None = None
+    http: dict[str, HttpServer] = field(default_factory=dict)
+    fixture_options: tuple[str, ...] = ()
+    fixture_env: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -106,6 +133,7 @@ class Target:
     coverage_findings: bool = False
     revisions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> revisions it claims
     built_on: str = ""  # a requirement specifier (``mcp==2.3.0``) naming the SDK it is built on
+    configurations: dict[str, Configuration] = field(default_factory=dict)
     path: str = ""
 
     def offers_server(self, transport: str) -> bool:
@@ -150,6 +178,7 @@ class Target:
                 if not (side == "server" and replaces_server) and not (side == "client" and client_command)
             },
             built_on="" if own_fixtures else self.built_on,
+            configurations={} if replaces_server else self.configurations,
             path=self.path,
         )
 
@@ -204,6 +233,7 @@ def load(path: Path, requirements: dict[str, dict] | None = None) -> Target:
     if not isinstance(built_on, str) or (built_on and "==" not in built_on):
         fault("built-on", "'built-on' must be a pinned requirement such as 'mcp==2.3.0'")
         built_on = ""
+    configurations = _configurations(data.get("configurations") or {}, lambda message: fault("configurations", message))
     if errors:
         raise InputErrors(errors)
     return Target(
@@ -217,6 +247,7 @@ def load(path: Path, requirements: dict[str, dict] | None = None) -> Target:
         coverage_findings=bool(coverage_findings),
         revisions=revisions,
         built_on=built_on,
+        configurations=configurations,
         path=str(path),
     )
 
@@ -236,6 +267,44 @@ def _revisions(value: object, fault: Callable[[str], None]) -> dict[str, tuple[s
             found[side] = parse_revisions(text)
         except ValueError as exc:
             fault(f"'revisions': {exc}")
+    return found
+
+
+CONFIGURATION_KEYS = {"fixture-options", "fixture-env", *SERVER_TRANSPORTS}
+
+
+def _configurations(value: object, fault: Callable[[str], None]) -> dict[str, Configuration]:
+    if not isinstance(value, dict):
+        fault("'configurations' must map configuration names to how to start the server so")
+        return {}
+    found = {}
+    for name, how in value.items():
+        if name not in CONFIGURATIONS:
+            fault(f"unknown configuration {name!r} (known: {', '.join(sorted(CONFIGURATIONS))})")
+            continue
+        if not isinstance(how, dict):
+            fault(f"'configurations.{name}' must be a mapping")
+            continue
+        needed = CONFIGURATIONS[name]
+        unknown = sorted(set(map(str, how)) - CONFIGURATION_KEYS - set(needed))
+        missing = [key for key in needed if how.get(key) in (None, "")]
+        if unknown or missing:
+            fault(f"'configurations.{name}': unknown keys {unknown}, missing values {missing} (needs {list(needed)})")
+            continue
+        options, env = how.get("fixture-options", []), how.get("fixture-env", {})
+        if not isinstance(options, list) or not isinstance(env, dict):
+            fault(f"'configurations.{name}': fixture-options is a list, fixture-env a mapping")
+            continue
+        servers = {k: v for k, v in how.items() if k in SERVER_TRANSPORTS}
+        stdio, http = _servers(servers, lambda message, name=name: fault(f"'configurations.{name}': {message}"))
+        found[name] = Configuration(
+            name,
+            {key: str(how[key]) for key in needed},
+            stdio,
+            {t: s for t, s in http.items() if isinstance(s, HttpServer)},
+            tuple(map(str, options)),
+            {str(k): str(v) for k, v in env.items()},
+        )
     return found
 
 
