@@ -31,6 +31,17 @@ class HarnessError(Exception):
     """The harness itself went wrong (a frame of ours broke the schema, a pipe failed to open)."""
 
 
+class Inconclusive(HarnessError):
+    """A step a test needs before its own check did not go as it must (a follow-up probe refused, a
+    capability read that came back empty): the cell says nothing either way, and reads inconclusive."""
+
+
+def precondition(holds: object, why: str) -> None:
+    """Go on only if ``holds``: otherwise the cell is inconclusive, never the requirement failing."""
+    if not holds:
+        raise Inconclusive(f"precondition not met: {why}")
+
+
 class ImplementationTimeout(AssertionError):
     """The implementation did not send what was awaited within the bound: the cell fails."""
 

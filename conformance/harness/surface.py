@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance.harness.peer import ImplementationTimeout, Peer
+from conformance.harness.peer import ImplementationTimeout, Peer, precondition
 
 if TYPE_CHECKING:
     from conformance.run.plugin import SessionFactory
@@ -35,7 +35,8 @@ def server_capabilities(peer: Peer) -> dict:
     """
     response = peer.rpc("server/discover", check=False) if peer.stateless else {"result": peer.initialize(check=False)}
     capabilities = response.get("result", {}).get("capabilities")
-    assert isinstance(capabilities, dict), f"no capabilities declared: {response}"
+    # Whether the answer is well formed is its own cell (lifecycle, schema); here it is only read.
+    precondition(isinstance(capabilities, dict), f"the server's capabilities could not be read: {response}")
     return capabilities
 
 
