@@ -480,7 +480,10 @@ def call_tool(peer: HttpPeer, name: str, request_id: str | None = None, **params
 
 
 def announce(peer: HttpPeer, kind: str) -> list[Any]:
-    """Have the server announce a change of its ``kind`` list (a notification tied to no request)."""
+    """Have the server announce a change of its ``kind`` list (a notification tied to no request);
+    fixture-missing when it declared no ``<kind>.listChanged``: then it owes no announcement anywhere."""
+    if not peer.declares(kind, "listChanged"):
+        pytest.skip(f"fixture-missing: the server declares no {kind}.listChanged, so it announces nothing")
     return call_tool(peer, ANNOUNCERS[kind])
 
 
@@ -513,6 +516,8 @@ def listen_while_working(peer: HttpPeer) -> Listened:
     """Open the GET stream, run a progress-reporting tools/call to its end on its own POST stream, then
     have the server announce a tool list change; read the GET stream up to the announcement."""
     stream = listening(peer)
+    if not peer.declares("tools", "listChanged"):
+        pytest.skip("fixture-missing: the server declares no tools.listChanged, so it announces nothing")
     working, announcing = unique("working"), unique("announcing")
     on_posts = peer.frames_of(progress_stream(peer, working))
     on_posts += call_tool(peer, ANNOUNCERS["tools"], announcing)

@@ -130,6 +130,7 @@ class EventStream:
         self.frames: list[Any] = []
         self.ended = False
         self.over = False
+        self.lost: BaseException | None = None  # why the reader lost a stream the server did not end
         self._response = response
         self._target = target
         self._queue: queue.Queue[Any] = queue.Queue()
@@ -164,6 +165,7 @@ class EventStream:
             ) from None
         if item is _STREAM_OVER or isinstance(item, BaseException):
             self.over, self.ended = True, item is _STREAM_OVER
+            self.lost = item if isinstance(item, BaseException) else None
             self.peer.trace.lifecycle("server-to-client", "stream-over", method=self.exchange.method, ended=self.ended)
             return None
         if self.peer.fault is not None and self.peer.fault.kind == "sse-event-id":
@@ -183,9 +185,15 @@ class EventStream:
         while True:
             seen = len(self.frames)
             if self.next_event(deadline - time.monotonic()) is None:
-                raise ProtocolViolation(
-                    f"the {self.exchange.method} stream ended before the awaited frame: {self.frames[start:]}"
-                )
+                if isinstance(self.lost, TimeoutError):  # the socket's bound, not the server's doing
+                    raise ImplementationTimeout(
+                        f"nothing awaited came on the {self.exchange.method} stream within the harness's read "
+                        f"bound ({self.peer.timeout:g}s); it carried {self.frames[start:]}"
+                    )
+                if self.lost is not None:
+                    raise HarnessError(f"the harness lost the {self.exchange.method} stream: {self.lost!r}")
+                method, carried = self.exchange.method, self.frames[start:]
+                raise ProtocolViolation(f"the server ended the {method} stream before the awaited frame: {carried}")
             if any(wanted(frame) for frame in self.frames[seen:]):
                 return self.frames[start:]
 

@@ -101,6 +101,7 @@ class Peer:
         self._pending: list[Any] = []
         self._pending_methods: dict[Any, str] = {}
         self._ids: Iterator[int] = itertools.count(1)
+        self.initialized: dict | None = None  # the server's initialize result, once the handshake is done
 
     # -- what a transport provides ----------------------------------------------------------------
 
@@ -285,21 +286,27 @@ class Peer:
         response = self.request("initialize", initialize_params(self.revision, capabilities), check=check)
         if "result" not in response:
             raise ProtocolViolation(f"initialize failed: {response}")
+        self.initialized = response["result"]
         self.notify("notifications/initialized")
         return response["result"]
+
+    def declares(self, capability: str, flag: str | None = None) -> bool:
+        """Whether the initialize result declared ``capability`` (and its ``flag``, such as listChanged)."""
+        declared = ((self.initialized or {}).get("capabilities") or {}).get(capability)
+        return isinstance(declared, dict) and (flag is None or declared.get(flag) is True)
 
     # -- schema checks ----------------------------------------------------------------------------
 
     def _check_own(self, frame: Any) -> None:
         for item in frame if isinstance(frame, list) else [frame]:
             if isinstance(item, dict) and "method" in item:
-                problems = schema.violations(self.revision, "JSONRPCMessage", item, strict=False)
+                problems = schema.violations(self.revision, "JSONRPCMessage", item)
                 if problems:
                     raise HarnessError(f"the harness built a frame that breaks the {self.revision} schema: {problems}")
 
     def _check_theirs(self, frame: Any) -> None:
         for item in frame if isinstance(frame, list) else [frame]:
-            self.violations.extend(schema.violations(self.revision, "JSONRPCMessage", item, strict=False))
+            self.violations.extend(schema.violations(self.revision, "JSONRPCMessage", item))
             if isinstance(item, dict) and "result" in item:
                 method = self._pending_methods.get(item.get("id"))
                 definition = result_definitions(self.revision).get(method) if method else None
