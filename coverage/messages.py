@@ -322,6 +322,7 @@ GAPS: list[Gap] = [
         "messages-batch-receive",
         "server",
         "F-002",
-        "a JSON-RPC batch gets no answer at all: the SDK drops arrays without a word",
+        "a JSON-RPC batch gets no answer at all: over stdio the SDK drops arrays without a word (F-002), over "
+        "Streamable HTTP it refuses the POST with 400 (F-100)",
     ),
 ]
