@@ -12,8 +12,9 @@ import itertools
 import json
 import queue
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from conformance.catalogue.vocabulary import REVISIONS
@@ -83,6 +84,9 @@ class Peer:
     # The official-suite fixture names the target's profile says it offers ("all": any name). The
     # plugin sets it from the target profile; see surface.require_fixture.
     fixtures: frozenset[str] | str = "all"
+    # The roles the target's profile binds (harness/roles.py: role -> Binding). The plugin sets them from
+    # the profile; a peer no profile describes binds none, so a test asking for a role is fixture-missing.
+    roles: Mapping[str, Any] = MappingProxyType({})
 
     def __init__(
         self, trace: Trace, revision: str, timeout: float = DEFAULT_TIMEOUT_SECONDS, fault: Fault | None = None

@@ -261,11 +261,12 @@ def _session(
     make: Callable[[Trace, Fault | None], AnyPeer],
 ) -> Iterator[AnyPeer]:
     """One test's session with the server under test: traced, faulted under --falsify, told which
-    fixtures the target offers; its trace kept only if the test fails."""
+    fixtures the target offers and the roles its profile binds; its trace kept only if the test fails."""
     trace = Trace(_trace_path(request), transport)
     request.node.stash[TRACE_KEY] = trace.path
     peer = make(trace, fault_of(request.node) if request.config.getoption("--falsify") else None)
     peer.fixtures = target.fixtures
+    peer.roles = target.roles
     yield peer
     peer.close()
     report = request.node.stash.get(CALL_REPORT_KEY, None)
@@ -478,6 +479,7 @@ def open_session(server_launcher: Launcher, target: Target, request: pytest.Fixt
         path = _trace_path(request).with_suffix(f".{next(count)}.jsonl")
         with StdioPeer(server_launcher.start(), Trace(path, "stdio"), revision) as session:
             session.fixtures = target.fixtures
+            session.roles = target.roles
             yield session
         report = request.node.stash.get(CALL_REPORT_KEY, None)
         if report is None or report.passed:

@@ -12,7 +12,12 @@ A profile is a YAML file (``targets/<name>.yaml``, or any path given to ``--targ
         env: {PORT: "{port}"}
       # or a server already running:  streamable-http: {url: "http://127.0.0.1:3001/mcp"}
     client: "my-client --flag"                   # the client under test, by command; omit if none
-    fixtures: [test_simple_text, test_sampling]  # official-suite fixture names it offers, or `all`
+    fixtures: [test_simple_text, test_sampling]  # official-suite fixture names it offers, or `all`: each
+                                                 # plays the roles it plays in the official everything
+                                                 # servers, and no more (conformance/harness/roles.py)
+    roles:                                       # the behaviours tests need, by role, mapped to its own
+      progress-tool: long_task                   # tools, prompts and resources (a resource by its URI);
+      slow-tool: {name: long_task, arguments: {seconds: 3}}   # arguments replace the role's own
     revisions: 2024-11-05..2025-11-25            # optional: the revisions it implements, for both sides
                                                  # (or {server: ..., client: ...}); without it the
                                                  # server's are found by a probe (conformance/run/revisions.py)
@@ -37,14 +42,14 @@ the fast way (forked from a warm parent, one HTTP server per worker). The defaul
 ``coverage/*.py`` (``F-NNN``) were found against it (``coverage-findings: true``), so other
 targets run those cells instead of inheriting the SDK's gaps.
 
-A test that needs a transport, a client or a named fixture that the target does not offer
-reports ``fixture-missing``, never pass or fail. Every fault in a profile is reported at once,
-with its file and line.
+A test that needs a transport, a client or a role that the target's profile does not map reports
+``fixture-missing``, never pass or fail; a role it maps to a name the server does not list fails.
+Every fault in a profile is reported at once, with its file and line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +59,7 @@ from conformance import PROJECT_ROOT
 from conformance.catalogue.errors import InputError, InputErrors
 from conformance.catalogue.rows import parse_revisions
 from conformance.catalogue.vocabulary import SIDES
+from conformance.harness.roles import ROLES, Binding, bind, bindings
 
 TARGETS_DIR = PROJECT_ROOT / "targets"
 DEFAULT_TARGET = "sdk-python"
@@ -78,6 +84,7 @@ TOP_LEVEL_KEYS = {
     "revisions",
     "built-on",
     "configurations",
+    "roles",
 }
 GAP_KEYS = {"requirement", "side", "revisions", "ref", "why"}
 HTTP_KEYS = {"command", "url", "env"}
@@ -135,6 +142,7 @@ class Target:
     built_on: str = ""  # a requirement specifier (``mcp==2.3.0``) naming the SDK it is built on
     configurations: dict[str, Configuration] = field(default_factory=dict)
     path: str = ""
+    roles: Mapping[str, Binding] = field(default_factory=dict)  # every role it plays: roles: and fixtures:
 
     def offers_server(self, transport: str) -> bool:
         return self.stdio is not None if transport == "stdio" else transport in self.http
@@ -180,6 +188,7 @@ class Target:
             built_on="" if own_fixtures else self.built_on,
             configurations={} if replaces_server else self.configurations,
             path=self.path,
+            roles={} if own_fixtures else self.roles,
         )
 
 
@@ -234,6 +243,7 @@ def load(path: Path, requirements: dict[str, dict] | None = None) -> Target:
         fault("built-on", "'built-on' must be a pinned requirement such as 'mcp==2.3.0'")
         built_on = ""
     configurations = _configurations(data.get("configurations") or {}, lambda message: fault("configurations", message))
+    explicit = _roles(path, data.get("roles"), root, errors)
     if errors:
         raise InputErrors(errors)
     return Target(
@@ -249,6 +259,7 @@ def load(path: Path, requirements: dict[str, dict] | None = None) -> Target:
         built_on=built_on,
         configurations=configurations,
         path=str(path),
+        roles=bindings(ALL_FIXTURES if fixtures == ALL_FIXTURES else frozenset(fixtures), explicit),
     )
 
 
@@ -332,6 +343,35 @@ def _servers(server: object, fault: Callable[[str], None]) -> tuple[str | None, 
                 env = {}
             http[transport] = HttpServer(how.get("command"), how.get("url"), {str(k): str(v) for k, v in env.items()})
     return stdio, http
+
+
+def _roles(path: Path, value: object, root: yaml.Node, errors: list[InputError]) -> dict[str, Binding]:
+    """``roles:``: role -> the target's name for it, or {name: ..., arguments: {...}}; faults by line."""
+    if value is None:
+        return {}
+    node = next((v for k, v in root.value if k.value == "roles"), None)
+    if not isinstance(value, dict) or not isinstance(node, yaml.MappingNode):
+        errors.append(InputError(path, node.start_mark.line + 1 if node else 1, "'roles' must map roles to names"))
+        return {}
+    lines = {str(k.value): k.start_mark.line + 1 for k, _ in node.value}
+    found = {}
+    for role, how in value.items():
+        line = lines.get(str(role), node.start_mark.line + 1)
+        if role not in ROLES:
+            errors.append(InputError(path, line, f"unknown role {role!r} (known: {', '.join(sorted(ROLES))})"))
+            continue
+        if isinstance(how, str) and how.strip():
+            found[role] = bind(role, how)
+            continue
+        shaped = isinstance(how, dict) and not set(map(str, how)) - {"name", "arguments"}
+        name, arguments = (how.get("name"), how.get("arguments", {})) if isinstance(how, dict) else (None, None)
+        if not shaped or not isinstance(name, str) or not name.strip() or not isinstance(arguments, dict):
+            kind = ROLES[role].kind
+            message = f"'roles.{role}' must be the target's {kind} name, or {{name: ..., arguments: {{...}}}}"
+            errors.append(InputError(path, line, f"{message}, not {how!r}"))
+            continue
+        found[role] = bind(role, name, {str(k): v for k, v in arguments.items()})
+    return found
 
 
 def _gaps(
