@@ -154,9 +154,10 @@ def test_the_report_validates_and_is_byte_identical_for_the_same_outcomes(tmp_pa
         reports.TestResult(requirement, "2025-11-25", "server", "fail", "stdio", "fail: at 127.0.0.1:4321 pid 77"),
         reports.TestResult(requirement, "2025-11-25", "server", "pass", "streamable-http"),
     ]
-    directory, _ = reports.write(target, results, registry()[0], {})
+    directory = reports.run_directory(target)
+    reports.write(directory, target, results, registry()[0], {})
     first = (directory / "report.json").read_bytes()
-    reports.write(target, list(reversed(results)), registry()[0], {})
+    reports.write(directory, target, list(reversed(results)), registry()[0], {})
     assert (directory / "report.json").read_bytes() == first
     data = json.loads(first)
     jsonschema.validate(data, json.loads(reports.SCHEMA_PATH.read_text()))
@@ -171,5 +172,16 @@ def test_a_report_directory_the_suite_did_not_write_is_refused(tmp_path: Path, m
     theirs.mkdir()
     (theirs / "keep.txt").write_text("mine")
     with pytest.raises(InputError, match="was not written by mcp-matrix"):
-        reports.prepare(Target(name="t"), "run 1")
+        reports.prepare(reports.run_directory(Target(name="t")), "run 1")
     assert (theirs / "keep.txt").read_text() == "mine"
+
+
+def test_a_side_the_target_does_not_offer_is_reported_once(rules_project: Path) -> None:
+    (rules_project / "targets" / "server-only.yaml").write_text("name: server-only\nserver: {stdio: fixture}\n")
+    (rules_project / "conformance" / "test_rules_probe.py").write_text(
+        "from conformance.matrix.covers import for_req\n\n\n"
+        f"@for_req({row_of_level('MUST')!r}, 'client')\ndef test_client(revision):\n    assert False\n"
+    )
+    code, output, report = run_rules(rules_project, "--target", "server-only")
+    assert code == 0 and report["cells"] == [] and report["sides-not-offered"] == ["client"], output[-2000:]
+    assert report["headline"].endswith("sides not offered: client")

@@ -5,6 +5,7 @@ sweep      list the spec's normative sentences, with locators (``--unaccounted``
 generate   regenerate requirements.json and the matrix docs
 show ID    a requirement, its clauses resolved from the pinned spec, and its matrix state
 run        run exactly the tests that cover the given requirement ids or areas
+implementations  docs/implementations.md: every target side by side, from the last report of each
 bench      time each stage of the machinery (median of several runs)
 referee    the pinned official suite: install, run, gate, cross-check (``referee --help``)
 """
@@ -180,6 +181,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_implementations(args: argparse.Namespace) -> int:
+    from conformance.cli import implementations
+
+    print(implementations.write().relative_to(implementations.PROJECT_ROOT))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m conformance", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -205,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("selectors", nargs="+", help="requirement ids and/or area names")
     run.add_argument("--pytest-args", nargs="*", default=[], help="extra pytest arguments")
     run.set_defaults(run=_cmd_run)
+    commands.add_parser(
+        "implementations", help="docs/implementations.md from the last report of each target"
+    ).set_defaults(run=_cmd_implementations)
     bench = commands.add_parser("bench", help="time each stage of the machinery")
     bench.add_argument("--repeat", type=int, default=5)
     bench.set_defaults(run=_cmd_bench)

@@ -12,6 +12,8 @@
   not the requirement); failing the run only under ``--strict``.
 - ``revision-not-implemented``: the target does not speak the cell's revision; reported once per
   revision, never counted as a cell's pass or failure.
+- ``side-not-offered``: the target plays no part on the cell's side (a server with no client); reported
+  once, never counted.
 
 A test says which of the last four it is with ``pytest.skip("<outcome>: why")``, or by raising
 ``HarnessError`` (inconclusive); an assertion failure is ``fail``, ``warn`` or ``not-exercised``
@@ -30,7 +32,8 @@ FAILURE_BY_LEVEL = {
     "SHOULD NOT": "warn",
     "MAY": "not-exercised",
 }
-SKIP_OUTCOMES = ("fixture-missing", "not-exercised", "inconclusive", "revision-not-implemented")
+SKIP_OUTCOMES = ("fixture-missing", "not-exercised", "inconclusive", "revision-not-implemented", "side-not-offered")
+UNCOUNTED = ("revision-not-implemented", "side-not-offered")  # reported once for the run, not per cell
 OUTCOMES = ("pass", "fail", "warn", "not-exercised", "gap", "fixture-missing", "inconclusive")
 FALSIFY_OUTCOMES = ("falsified", "survived", "gap", "fixture-missing", "inconclusive")
 # A cell run by several tests (one per transport, say) takes the first of its outcomes in this order.
@@ -54,7 +57,7 @@ def cell_outcome(outcomes: Iterable[str]) -> str:
     return next(outcome for outcome in CELL_PRECEDENCE if outcome in found)
 
 
-def headline(cells: Iterable[tuple[str, str]], not_implemented: Iterable[str]) -> str:
+def headline(cells: Iterable[tuple[str, str]], not_implemented: Iterable[str], not_offered: Iterable[str] = ()) -> str:
     """``MUST: N passed, N failed; SHOULD: ...`` from (level, outcome) per cell."""
     counts: Counter[tuple[str, str]] = Counter()
     for level, outcome in cells:
@@ -74,4 +77,7 @@ def headline(cells: Iterable[tuple[str, str]], not_implemented: Iterable[str]) -
     ]
     missing = sorted(set(not_implemented))
     parts.append(f"revisions not implemented: {', '.join(missing) if missing else 'none'}")
+    sides = sorted(set(not_offered))
+    if sides:
+        parts.append(f"sides not offered: {', '.join(sides)}")
     return "; ".join(parts)

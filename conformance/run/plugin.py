@@ -39,7 +39,7 @@ from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
 from conformance.matrix.covers import registry, run_gaps
 from conformance.run import reports, targets
-from conformance.run.outcomes import FALSIFY_OUTCOMES, OUTCOMES, failure_outcome, skip_outcome
+from conformance.run.outcomes import FALSIFY_OUTCOMES, OUTCOMES, SKIP_OUTCOMES, UNCOUNTED, failure_outcome, skip_outcome
 from conformance.run.revisions import Spoken, spoken_by
 from conformance.run.targets import FIXTURE, Target
 
@@ -101,13 +101,22 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     run = f"{datetime.now(UTC).isoformat(timespec='seconds')} pid {os.getpid()}: pytest {' '.join(config.args)}"
     try:
-        directory = reports.prepare(target, run)
+        directory = reports.prepare(run_directory(config), run)
     except InputError as exc:
         raise pytest.UsageError(str(exc)) from None
+    config.stash[REPORTED_KEY] = True
     if not config.option.xmlpath:
         config.option.xmlpath = str(directory / "junit.xml")
 
 
+def run_directory(config: pytest.Config) -> Path:
+    """This run's directory: the target's own; a run under --falsify has one of its own beside it, so that
+    it never clears the evidence of the run it falsifies."""
+    target = config.stash[TARGET_KEY]
+    return reports.run_directory(target, "falsify" if config.getoption("--falsify") else "")
+
+
+REPORTED_KEY = pytest.StashKey[bool]()  # this run prepared its report directory, so it writes a report
 SUITE_DIR = PROJECT_ROOT / "conformance"
 META_TESTS = ("test_matrix.py", "test_catalogue_complete.py")
 
@@ -144,11 +153,11 @@ def server_launcher(target: Target) -> Iterator[Launcher]:
     launcher.close()
 
 
-def http_server_url_of(target: Target, transport: str) -> Iterator[str]:
+def http_server_url_of(target: Target, transport: str, config: pytest.Config) -> Iterator[str]:
     """The URL of the target's ``transport`` server: given, or started once per worker (and stopped after)."""
     _require_server(target, transport)
     how = target.http[transport]
-    log = reports.run_directory(target) / "servers" / f"{transport}-{os.getpid()}.log"
+    log = run_directory(config) / "servers" / f"{transport}-{os.getpid()}.log"
     if how == FIXTURE:
         command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", transport, "--port", "0"]
         process = HttpServerProcess(command, log=log)
@@ -163,9 +172,9 @@ def http_server_url_of(target: Target, transport: str) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def http_server_url(target: Target) -> Iterator[str]:
+def http_server_url(target: Target, request: pytest.FixtureRequest) -> Iterator[str]:
     """The Streamable HTTP endpoint under test (for the fixture server: one per worker)."""
-    yield from http_server_url_of(target, "streamable-http")
+    yield from http_server_url_of(target, "streamable-http", request.config)
 
 
 @dataclass(frozen=True)
@@ -198,7 +207,7 @@ def configured_server(target: Target, request: pytest.FixtureRequest) -> Iterato
         if configuration is None or not (fixture or transport in configuration.http or configuration.stdio):
             pytest.skip(f"fixture-missing: target {target.name}'s profile says not how to start it with {name}")
         if (name, transport) not in started:
-            log = reports.run_directory(target) / "servers" / f"{transport}-{name}-{os.getpid()}.log"
+            log = run_directory(request.config) / "servers" / f"{transport}-{name}-{os.getpid()}.log"
             if transport == "stdio":
                 if fixture:  # forked from the session's warm parent, with the configuration's settings
                     base = request.getfixturevalue("server_launcher")
@@ -278,9 +287,9 @@ SSE = "sse"  # 2024-11-05's HTTP+SSE in target profiles; ``http+sse`` in the voc
 
 
 @pytest.fixture(scope="session")
-def sse_server_url(target: Target) -> Iterator[str]:
+def sse_server_url(target: Target, request: pytest.FixtureRequest) -> Iterator[str]:
     """The SSE endpoint of the HTTP+SSE server under test (for the fixture server: one per worker)."""
-    yield from http_server_url_of(target, SSE)
+    yield from http_server_url_of(target, SSE, request.config)
 
 
 @pytest.fixture
@@ -500,7 +509,7 @@ def peer(transport: str, request: pytest.FixtureRequest) -> Peer:
 def _trace_path(request: pytest.FixtureRequest) -> Path:
     """Where a test's session trace goes: under its run's report directory, kept only if it fails."""
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid).strip("_")
-    return reports.run_directory(request.config.stash[TARGET_KEY]) / "traces" / f"{name[:180]}.jsonl"
+    return run_directory(request.config) / "traces" / f"{name[:180]}.jsonl"
 
 
 @pytest.fixture
@@ -684,7 +693,7 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
     outcome = dict(report.user_properties).get("conformance-outcome")
     if outcome == "warn" and report.passed:
         return "warned", "W", "WARN"
-    if outcome in ("fixture-missing", "not-exercised", "inconclusive", "revision-not-implemented") and report.skipped:
+    if outcome in SKIP_OUTCOMES and report.skipped:
         return outcome, outcome[0].upper() if outcome == "inconclusive" else "s", outcome.upper()
     return None
 
@@ -708,7 +717,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     marker = item.get_closest_marker("requirement")
     if marker is None:
         return
-    spoken = spoken_revisions(item.config)[marker.args[1]]
+    side = marker.args[1]
+    if side in not_offered(item.config.stash[TARGET_KEY]):
+        pytest.skip(f"side-not-offered: target {item.config.stash[TARGET_KEY].name} offers no {side}")
+    spoken = spoken_revisions(item.config)[side]
     if spoken.unreachable:
         pytest.skip(f"inconclusive: the target could not be started or reached: {spoken.unreachable}")
     revision = item.callspec.params.get("revision")
@@ -728,7 +740,7 @@ def spoken_revisions(config: pytest.Config) -> dict[str, Spoken]:
             found = {side: Spoken.from_json(data) for side, data in worker_input[WORKER_INPUT_KEY].items()}
         else:
             target = config.stash[TARGET_KEY]
-            probes = reports.run_directory(target) / "probe"
+            probes = run_directory(config) / "probe"
             found = {side: spoken_by(target, side, probes) for side in SIDES}
         config.stash[SPOKEN_KEY] = found
     return config.stash[SPOKEN_KEY]
@@ -755,13 +767,19 @@ def _not_implemented(config: pytest.Config) -> dict[str, str]:
     }
 
 
+def not_offered(target: Target) -> tuple[str, ...]:
+    """The sides the target plays no part on: no server over any transport, or no client."""
+    server = target.stdio is not None or bool(target.http)
+    return tuple(side for side, offered in (("server", server), ("client", target.client is not None)) if not offered)
+
+
 def _results(terminalreporter: pytest.TerminalReporter) -> list[reports.TestResult]:
     results = []
     for category in terminalreporter.stats.values():
         for report in category:
             properties = dict(getattr(report, "user_properties", ()))
             outcome = properties.get("conformance-outcome")
-            if "cell" not in properties or outcome in (None, "revision-not-implemented"):
+            if "cell" not in properties or outcome is None or outcome in UNCOUNTED:
                 continue
             requirement, revision, side = properties["cell"]
             results.append(
@@ -782,18 +800,17 @@ def _results(terminalreporter: pytest.TerminalReporter) -> list[reports.TestResu
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     config = terminalreporter.config
     results = _results(terminalreporter)
-    if not results:
-        return
     falsify = config.getoption("--falsify")
-    counts = Counter((r.revision, r.side, r.outcome) for r in results)
-    outcomes = FALSIFY_OUTCOMES if falsify else OUTCOMES
-    title = "falsification (each test under its fault)" if falsify else "conformance outcomes"
-    terminalreporter.section(f"{title} by revision and side")
-    terminalreporter.write_line(f"{'revision':12} {'side':7} " + " ".join(f"{o:>15}" for o in outcomes))
-    for revision, side in sorted({(r, s) for r, s, _ in counts}):
-        cells = " ".join(f"{counts[revision, side, o]:>15}" for o in outcomes)
-        terminalreporter.write_line(f"{revision:12} {side:7} {cells}")
-    if falsify or hasattr(config, "workerinput"):
+    if results:
+        counts = Counter((r.revision, r.side, r.outcome) for r in results)
+        outcomes = FALSIFY_OUTCOMES if falsify else OUTCOMES
+        title = "falsification (each test under its fault)" if falsify else "conformance outcomes"
+        terminalreporter.section(f"{title} by revision and side")
+        terminalreporter.write_line(f"{'revision':12} {'side':7} " + " ".join(f"{o:>15}" for o in outcomes))
+        for revision, side in sorted({(r, s) for r, s, _ in counts}):
+            cells = " ".join(f"{counts[revision, side, o]:>15}" for o in outcomes)
+            terminalreporter.write_line(f"{revision:12} {side:7} {cells}")
+    if falsify or not config.stash.get(REPORTED_KEY, False):
         return
     warned = [r for r in results if r.outcome == "warn"]
     if warned:
@@ -802,7 +819,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             first = result.evidence.removeprefix("warn: ").splitlines()[0][:200] if result.evidence else ""
             terminalreporter.write_line(f"{result.revision} {result.requirement} @{result.transport or '-'}: {first}")
     target = config.stash[TARGET_KEY]
-    directory, line = reports.write(target, results, registry()[0], _not_implemented(config))
+    directory = run_directory(config)
+    line = reports.write(directory, target, results, registry()[0], _not_implemented(config), not_offered(target))
     terminalreporter.section(f"target {target.name}")
     terminalreporter.write_line(line)
     terminalreporter.write_line(f"report: {_shown(directory / 'report.md')} (and report.html, report.json)")

@@ -41,14 +41,15 @@ def reports_root() -> Path:
     return Path(os.environ.get(REPORTS_VARIABLE) or PROJECT_ROOT / "reports")
 
 
-def run_directory(target: Target) -> Path:
-    return reports_root() / re.sub(r"[^A-Za-z0-9_.-]+", "-", target.name)
+def run_directory(target: Target, kind: str = "") -> Path:
+    """``reports/<target>/`` (``<target>.<kind>`` for another kind of run of it, such as ``falsify``)."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", target.name)
+    return reports_root() / (f"{name}.{kind}" if kind else name)
 
 
-def prepare(target: Target, run: str) -> Path:
-    """An empty run directory for ``target``, marked as written by ``run``; a directory there that the
-    suite did not mark is refused (InputError), never cleared."""
-    directory = run_directory(target)
+def prepare(directory: Path, run: str) -> Path:
+    """``directory`` emptied and marked as written by ``run``; one there that the suite did not mark is
+    refused (InputError), never cleared."""
     _lock_target(directory)
     if directory.exists():
         if not (directory / MARKER).is_file():
@@ -166,10 +167,13 @@ def cells_of(results: Iterable[TestResult], requirements: dict[str, dict]) -> li
     return cells
 
 
-def report_data(target: Target, cells: list[Cell], not_implemented: dict[str, str]) -> dict:
+def report_data(
+    target: Target, cells: list[Cell], not_implemented: dict[str, str], not_offered: tuple[str, ...] = ()
+) -> dict:
     return {
         "target": {"name": target.name, "describes": target.describes, "built-on": target.built_on},
-        "headline": headline(((c.level, c.outcome) for c in cells), not_implemented),
+        "headline": headline(((c.level, c.outcome) for c in cells), not_implemented, not_offered),
+        "sides-not-offered": list(not_offered),
         "revisions-not-implemented": [
             {"revision": key.split(" ", 1)[0], "side": key.split(" ", 1)[1], "why": why}
             for key, why in sorted(not_implemented.items())
@@ -193,18 +197,22 @@ def report_data(target: Target, cells: list[Cell], not_implemented: dict[str, st
 
 
 def write(
-    target: Target, results: Iterable[TestResult], requirements: dict[str, dict], not_implemented: dict[str, str]
+    directory: Path,
+    target: Target,
+    results: Iterable[TestResult],
+    requirements: dict[str, dict],
+    not_implemented: dict[str, str],
+    not_offered: tuple[str, ...] = (),
 ) -> tuple[Path, str]:
-    """Write the run's report.json, report.md and report.html; return the directory and the headline.
+    """Write the run's report.json, report.md and report.html into ``directory``; return the headline.
 
     ``not_implemented`` maps ``"<revision> <side>"`` to what the probe saw."""
-    directory = run_directory(target)
     directory.mkdir(parents=True, exist_ok=True)
-    data = report_data(target, cells_of(results, requirements), not_implemented)
+    data = report_data(target, cells_of(results, requirements), not_implemented, not_offered)
     (directory / "report.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     (directory / "report.md").write_text(_markdown(data), encoding="utf-8")
     (directory / "report.html").write_text(_html(data), encoding="utf-8")
-    return directory, data["headline"]
+    return data["headline"]
 
 
 ORDER = ("fail", "warn", "inconclusive", "gap", "not-exercised", "fixture-missing", "pass")  # in the listings
@@ -222,6 +230,8 @@ def _markdown(data: dict) -> str:
     ]
     for entry in data["revisions-not-implemented"]:
         lines.append(f"- {entry['revision']} ({entry['side']}) not implemented: {entry['why']}")
+    for side in data["sides-not-offered"]:
+        lines.append(f"- no {side} offered: its cells are not run")
     lines += ["", "| cell | level | outcome | transports | evidence |", "|---|---|---|---|---|"]
     for cell in sorted(data["cells"], key=lambda c: ORDER.index(c["outcome"])):
         name = f"[{cell['requirement']}]({cell['clause']})" if cell["clause"] else cell["requirement"]
@@ -255,7 +265,7 @@ def _html(data: dict) -> str:
         )
     not_implemented = "".join(
         f"<li>{e(n['revision'])} ({e(n['side'])}): {e(n['why'])}</li>" for n in data["revisions-not-implemented"]
-    )
+    ) + "".join(f"<li>no {e(side)} offered: its cells are not run</li>" for side in data["sides-not-offered"])
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>mcp-matrix report: {e(target['name'])}</title>"
