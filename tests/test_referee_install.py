@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from conformance.referee import DATA
-from conformance.referee.install import RefereeInstallError, check_lock, load_pins, verify
+from conformance.referee.install import (
+    REFEREE_VARIABLE,
+    RefereeInstallError,
+    check_lock,
+    ensure_installed,
+    load_pins,
+    verify,
+)
 
 PINS = load_pins()
 
@@ -58,3 +65,14 @@ def test_an_install_whose_node_binary_differs_is_refused(tmp_path: Path) -> None
 def test_no_install_is_refused_with_the_command_to_run(tmp_path: Path) -> None:
     with pytest.raises(RefereeInstallError, match="make referee"):
         verify(tmp_path, PINS)
+
+
+def test_a_referee_named_from_outside_is_verified_and_never_touched(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / ".package-lock.json").write_text(json.dumps({"packages": {}}))
+    (tmp_path / "package.json").write_text("theirs")
+    before = sorted((p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file())
+    monkeypatch.setenv(REFEREE_VARIABLE, str(tmp_path))
+    with pytest.raises(RefereeInstallError, match=r"no entry for .*only read: nothing in it was changed"):
+        ensure_installed()
+    assert sorted((p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file()) == before

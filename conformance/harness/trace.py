@@ -1,4 +1,4 @@
-"""Session traces: one JSON event a line (DESIGN.md "The harness").
+"""Session traces: one JSON event a line, the evidence of every session the harness holds.
 
 ``seq`` is the only ordering authority; ``direction`` is ``client-to-server`` or
 ``server-to-client``; ``transport`` is ``stdio``, ``streamable-http`` or ``http+sse``; ``kind`` is

@@ -20,8 +20,8 @@ from typing import Any
 
 import yaml
 
-from conformance.referee import BASELINE, INSTALL_DIR, MAPPING, MATRIX_JSON, PROFILES, REPORTS
-from conformance.referee.install import RefereeInstallError, ensure_installed, load_pins
+from conformance.referee import BASELINE, MAPPING, MATRIX_JSON, PROFILES, REPORTS
+from conformance.referee.install import RefereeInstallError, ensure_installed, installation, load_pins
 
 
 def load_baseline(path: Path = BASELINE) -> dict[str, Any]:
@@ -29,7 +29,7 @@ def load_baseline(path: Path = BASELINE) -> dict[str, Any]:
 
 
 def _requirements_dir() -> Path:
-    return INSTALL_DIR / Path(load_pins()["referee"]["entry"]).parent.parent / "requirements"
+    return installation()[0] / Path(load_pins()["referee"]["entry"]).parent.parent / "requirements"
 
 
 def _profiles(names: list[str], baseline: dict[str, Any]) -> list[str]:

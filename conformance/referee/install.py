@@ -175,8 +175,30 @@ def _npm_ci(install_dir: Path) -> None:
         raise RefereeInstallError(f"`npm ci` in {install_dir} exited {process.returncode}:\n{tail}")
 
 
-def ensure_installed(install_dir: Path = INSTALL_DIR, log: Any = print) -> Referee:
-    """Install the pinned referee unless a verified install of the same inputs is there; verify it either way."""
+REFEREE_VARIABLE = "MCP_MATRIX_REFEREE"  # a referee installed elsewhere (its npm prefix), verified and only read
+
+
+def installation() -> tuple[Path, bool]:
+    """Where the referee is: ``$MCP_MATRIX_REFEREE`` (someone else's, so only read), else the project's cache."""
+    named = os.environ.get(REFEREE_VARIABLE)
+    return (Path(named), True) if named else (INSTALL_DIR, False)
+
+
+def ensure_installed(install_dir: Path | None = None, log: Any = print) -> Referee:
+    """Install the pinned referee unless a verified install of the same inputs is there; verify it either way.
+
+    An installation named by ``$MCP_MATRIX_REFEREE`` is verified against every pin and used as it is: a
+    mismatch is refused, and nothing in it is installed, changed or deleted."""
+    if install_dir is None:
+        install_dir, external = installation()
+        if external:
+            try:
+                return verify(install_dir, load_pins())
+            except RefereeInstallError as exc:
+                raise RefereeInstallError(
+                    f"{exc} [the referee named by ${REFEREE_VARIABLE}={install_dir} is only read: nothing in it "
+                    "was changed; point the variable at an install of the pinned version, or unset it]"
+                ) from None
     pins = load_pins()
     check_lock(json.loads((DATA / "package-lock.json").read_text(encoding="utf-8")), pins, "referee/package-lock.json")
     stamp = install_dir / STAMP
