@@ -9,7 +9,7 @@ import pytest
 
 from conformance.catalogue.errors import InputErrors
 from conformance.run import targets
-from conformance.run.plugin import gap_reason
+from conformance.run.plugin import gap_reason, known_finding
 from conformance.run.targets import FIXTURE, HttpServer, Target
 
 REQUIREMENTS = {"lifecycle-initialize-first": {}, "ping-response": {}}
@@ -155,3 +155,14 @@ configurations:
     assert f"{path}:3: 'built-on' must be a pinned requirement" in message
     assert f"{path}:5: 'configurations.bearer-token': unknown keys [], missing values ['token']" in message
     assert f"{path}:5: unknown configuration 'warp-drive'" in message
+
+
+def test_a_target_built_on_the_sdk_shows_the_sdks_findings_as_known_upstream() -> None:
+    finding = item("lifecycle-initialize-first", "2024-11-05", "server", "F-001", "broken")
+    built_on_it = Target(name="app", built_on="mcp==2.3.0")
+    assert known_finding(finding, built_on_it).startswith("F-001")
+    assert gap_reason(finding, built_on_it) is None, "still judged: a known upstream finding fails all the same"
+    assert known_finding(finding, Target(name="other", built_on="fastmcp==4.1.6")) == ""
+    assert known_finding(finding, targets.load(targets.resolve(None))) == "", "the SDK's own cells are its gaps"
+    untested = item("lifecycle-initialize-first", "2024-11-05", "server", "#3", "not yet")
+    assert known_finding(untested, built_on_it) == ""

@@ -26,6 +26,12 @@ from conformance.harness.trace import Trace
 DEFAULT_TIMEOUT_SECONDS = 5.0
 MODERN_REVISION = "2026-07-28"
 CLOSED = object()  # put on the inbound queue when the transport can deliver nothing more
+# The server's requests that only a client declaring the capability may be sent.
+CAPABILITY_OF_REQUEST = {
+    "sampling/createMessage": "sampling",
+    "elicitation/create": "elicitation",
+    "roots/list": "roots",
+}
 
 
 class HarnessError(Exception):
@@ -106,6 +112,7 @@ class Peer:
         self._pending_methods: dict[Any, str] = {}
         self._ids: Iterator[int] = itertools.count(1)
         self.initialized: dict | None = None  # the server's initialize result, once the handshake is done
+        self.client_capabilities: dict | None = None  # what this session's initialize declared
 
     # -- what a transport provides ----------------------------------------------------------------
 
@@ -256,7 +263,19 @@ class Peer:
                 raise ImplementationTimeout(f"no {description} within {bound:g}s{self._said()}") from None
             if wanted(frame):
                 return frame
+            self._refuse_undeclared(frame, description)
             self._pending.append(frame)
+
+    def _refuse_undeclared(self, frame: Any, awaited: str) -> None:
+        """A request of the server that needs a client capability this session did not declare is named as
+        soon as it arrives: waiting on would only end in a timeout that names the wrong thing."""
+        needed = CAPABILITY_OF_REQUEST.get(frame.get("method")) if isinstance(frame, dict) and "id" in frame else None
+        if needed and self.client_capabilities is not None and needed not in self.client_capabilities:
+            raise ProtocolViolation(
+                f"while awaiting the {awaited}, the server sent {frame['method']} (id {frame['id']!r}), a request "
+                f"for the {needed} capability, which this session did not declare (it declared "
+                f"{sorted(self.client_capabilities)})"
+            )
 
     @property
     def stateless(self) -> bool:
@@ -287,6 +306,7 @@ class Peer:
 
     def initialize(self, capabilities: dict | None = None, *, check: bool = True) -> dict:
         """The handshake of revisions before 2026-07-28: initialize, then notifications/initialized."""
+        self.client_capabilities = capabilities or {}
         response = self.request("initialize", initialize_params(self.revision, capabilities), check=check)
         if "result" not in response:
             raise ProtocolViolation(f"initialize failed: {response}")

@@ -690,7 +690,7 @@ def _shown(path: Path) -> str:
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, str] | None:
     """Counted and shown under their own names: ``3 warned, 40 fixture-missing, 2 not-exercised``."""
-    outcome = dict(report.user_properties).get("conformance-outcome")
+    outcome = dict(getattr(report, "user_properties", ())).get("conformance-outcome")
     if outcome == "warn" and report.passed:
         return "warned", "W", "WARN"
     if outcome in SKIP_OUTCOMES and report.skipped:
