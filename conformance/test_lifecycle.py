@@ -19,14 +19,16 @@ from conformance.catalogue.vocabulary import REVISIONS
 from conformance.harness import schema
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_VERSION, initialize_params, modern_meta
 from conformance.harness.launcher import Launcher
-from conformance.harness.peer import Peer, result_definitions
+from conformance.harness.peer import Peer
 from conformance.harness.scripted_server import SERVER_INFO, Pace, ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.timing import EARLY, Timeline, assert_waited_about, script, server_request, waited
+from conformance.harness.tour import Tour, undefined_in
 from conformance.harness.trace import Trace
 from conformance.harness.wire import SAMPLING_TOOL, Wire, require_tools, tool_call
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun, SessionFactory, run_client_process
+from conformance.run.tours import Judged, server_tour_for
 
 HANDSHAKE_REVISIONS = REVISIONS[:-1]  # 2026-07-28 has no initialize handshake
 RunClient = Callable[[str], ClientRun]
@@ -34,7 +36,8 @@ RunClient = Callable[[str], ClientRun]
 
 @for_req("lifecycle-server-initialize-result", "server", transports=BOTH_TRANSPORTS)
 def test_initialize_result_is_the_revisions_initialize_result(revision: str, transport: str, peer: Peer) -> None:
-    """The answer to initialize is an InitializeResult of the revision: version, capabilities, serverInfo."""
+    """The answer to initialize is an InitializeResult of the revision, as published: version, capabilities,
+    serverInfo (members the revision does not define are the revision-keeping rows' business)."""
     response = peer.request("initialize", initialize_params(revision), check=False)
     assert "result" in response, f"initialize at {revision} was refused: {response}"
     assert {"protocolVersion", "capabilities", "serverInfo"} <= response["result"].keys()
@@ -97,24 +100,27 @@ def test_the_counter_offer_is_the_newest_version_the_server_accepts(
 
 
 @for_req("lifecycle-use-negotiated-version-should", "server", transports=BOTH_TRANSPORTS)
-def test_results_keep_to_the_negotiated_revision_should(revision: str, transport: str, peer: Peer) -> None:
-    assert_results_keep_to_the_revision(revision, peer)
+def test_results_keep_to_the_negotiated_revision_should(
+    revision: str, transport: str, request: pytest.FixtureRequest
+) -> None:
+    assert_keeps_to_the_revision(Judged(server_tour_for(request, revision, transport), request))
 
 
 @for_req("lifecycle-use-negotiated-version-must", "server", transports=BOTH_TRANSPORTS)
-def test_results_keep_to_the_negotiated_revision(revision: str, transport: str, peer: Peer) -> None:
-    assert_results_keep_to_the_revision(revision, peer)
+def test_results_keep_to_the_negotiated_revision(revision: str, transport: str, request: pytest.FixtureRequest) -> None:
+    assert_keeps_to_the_revision(Judged(server_tour_for(request, revision, transport), request))
 
 
-def assert_results_keep_to_the_revision(revision: str, peer: Peer) -> None:
-    """After the handshake, the answers to the list requests are that revision's results, strictly."""
-    peer.open()
-    problems: list[str] = []
-    for method in ("tools/list", "resources/list", "prompts/list"):
-        response = peer.rpc(method, check=False)
-        if "result" in response:
-            problems += schema.violations(revision, result_definitions(revision)[method], response["result"])
-    assert not problems, "\n".join(problems)
+def assert_keeps_to_the_revision(judged: Judged) -> None:
+    """Every message the server sent in its tour (the handshake's result, every list, read, prompt,
+    completion and tool result, its notifications and requests) has only members the negotiated
+    revision defines: each other member is named, with its frame. The published schema's own rules
+    are the schema rows' business (conformance/test_schema.py), not this one's."""
+    messages = judged.messages()
+    if not messages:
+        judged.missing("message")
+    problems = [f"{member} in {m.describe()}" for m in messages for member in undefined_in(judged.revision, m)]
+    assert not problems, f"members {judged.revision} does not define:\n" + "\n".join(problems)
 
 
 # -- the client side: the SDK's client through a scenario, against the scripted server of each transport --
@@ -187,9 +193,13 @@ def test_the_clients_messages_keep_to_the_negotiated_revision_should(
 
 
 def assert_client_keeps_to_the_revision(run_client: RunClient, server: ScriptedPeer) -> None:
-    """Every request and notification of a session is the negotiated revision's, strictly."""
+    """Every request and notification the client sends in a session has only members the negotiated
+    revision defines: each other member is named, with its frame (the published schema's own rules are
+    the schema rows' business)."""
     run_client("tools_call").require_completed()
-    assert not server.violations, "\n".join(server.violations)
+    messages = Tour(server.revision, "client", frames=server.frames()).messages()
+    problems = [f"{member} in {m.describe()}" for m in messages for member in undefined_in(server.revision, m)]
+    assert not problems, f"members {server.revision} does not define:\n" + "\n".join(problems)
 
 
 # -- the client side: what it does with the handshake's result ---------------------------------------

@@ -61,7 +61,7 @@ def answer_to_a_string_id(server: Peer) -> dict:
 def test_every_frame_is_json_rpc_2_0(revision: str, transport: str, peer: Peer) -> None:
     response = probe(peer)
     assert response.get("jsonrpc") == "2.0", response
-    problems = violations(revision, "JSONRPCMessage", response, strict=False)
+    problems = violations(revision, "JSONRPCMessage", response)
     assert not problems, "\n".join(problems)
 
 

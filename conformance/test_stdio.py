@@ -54,7 +54,7 @@ def test_stdout_carries_only_mcp_messages(revision: str, server: Peer) -> None:
             frame = json.loads(line)
         except json.JSONDecodeError:
             raise AssertionError(f"stdout carried a line that is not an MCP message: {line[:200]!r}") from None
-        problems = violations(revision, "JSONRPCMessage", frame, strict=False)
+        problems = violations(revision, "JSONRPCMessage", frame)
         assert not problems, f"stdout carried {line[:200]!r}: " + "; ".join(problems)
 
 
@@ -114,7 +114,7 @@ def test_the_servers_stdin_carries_only_mcp_messages(
     revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
 ) -> None:
     for line in client_session(run_stdio_client, scripted_stdio).lines():
-        problems = violations(revision, "JSONRPCMessage", parsed(line), strict=False)
+        problems = violations(revision, "JSONRPCMessage", parsed(line))
         assert not problems, f"the server's stdin carried {line[:200]!r}: " + "; ".join(problems)
 
 

@@ -53,7 +53,7 @@ COVERS = [
         "lifecycle-use-negotiated-version-must",
         "server",
         f"{TESTS}::test_results_keep_to_the_negotiated_revision",
-        fault=set_field("tools/list", "result.nextCursor", 7),
+        fault=set_field("tools/list", "result.mcpMatrixUndefined", True),
     ),
     Cover(
         "lifecycle-discover-implemented",
@@ -217,14 +217,17 @@ GAPS = [
         "lifecycle-use-negotiated-version-should",
         "server",
         "F-003",
-        "list results carry fields of later revisions (Tool.title/outputSchema/annotations, Resource.title, ...)",
+        "results carry members of later revisions: list items' title, outputSchema and annotations, a tool "
+        "result's structuredContent (F-003); serverInfo.title and websiteUrl, capabilities.completions (F-001); "
+        "at 2024-11-05 a progress notification's message (F-012)",
     ),
     Gap(
-        "lifecycle-server-initialize-result",
+        "lifecycle-use-negotiated-version-must",
         "server",
         "F-001",
-        "the result carries fields these revisions do not define (serverInfo.title, capabilities.completions...)",
-        revisions="2024-11-05..2025-06-18",
+        "the initialize result carries serverInfo.websiteUrl (F-001), and elicitation/create carries params.mode "
+        "(F-111), neither defined by 2025-06-18",
+        revisions="2025-06-18",
     ),
     Gap(
         "lifecycle-negotiated-capabilities-only-must",

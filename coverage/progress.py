@@ -103,13 +103,6 @@ COVERS: list[Cover] = [
 ]
 
 GAPS: list[Gap] = [
-    Gap(
-        "progress-notifications-optional",
-        "server",
-        "F-012",
-        "the SDK puts `message` in progress notifications at 2024-11-05, which defines no such field",
-        revisions="2024-11-05",
-    ),
     *gaps(
         "#3",
         "the SDK (mcp 2.3.0) implements no tasks: the fixture cannot run a task-augmented request",

@@ -53,7 +53,7 @@ def test_a_cover_for_a_misspelt_test_fails_the_meta_test_naming_the_cover(projec
 
 
 ECHO_TEST = "conformance/test_lifecycle.py::test_initialize_echoes_a_supported_requested_version"
-RESULT_TEST = "conformance/test_lifecycle.py::test_initialize_result_is_the_revisions_initialize_result"
+RESULT_TEST = "conformance/test_lifecycle.py::test_results_keep_to_the_negotiated_revision"  # F-001 at 2025-06-18
 
 
 def test_a_gapped_cell_runs_and_must_fail_and_a_stale_gap_fails_the_run(project: Path) -> None:
@@ -66,7 +66,7 @@ def test_a_gapped_cell_runs_and_must_fail_and_a_stale_gap_fails_the_run(project:
     result = pytest_in(project, "-rA", "-p", "no:xdist", ECHO_TEST, RESULT_TEST)
     assert result.returncode == 1
     assert (
-        "XFAIL conformance/test_lifecycle.py::test_initialize_result_is_the_revisions_initialize_result[2024-11-05"
+        "XFAIL conformance/test_lifecycle.py::test_results_keep_to_the_negotiated_revision[2025-06-18"
         in result.stdout
     )
     stale = [line for line in result.stdout.splitlines() if line.startswith("FAILED ")]

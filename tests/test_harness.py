@@ -115,18 +115,32 @@ def test_no_process_outlives_a_run_that_dies(signal_number: int) -> None:
         run.stdout.close()
 
 
-def test_strict_checks_refuse_keys_the_revision_does_not_define() -> None:
+def test_undefined_members_are_named_apart_from_the_published_check() -> None:
+    """A member the revision does not define is no breach of the published definition; the closed
+    check names it, by path, and nothing else: a real breach is not its business."""
     result = {
         "protocolVersion": "2024-11-05",
-        "capabilities": {},
+        "capabilities": {"completions": {}},
         "serverInfo": {"name": "x", "version": "1", "title": "T"},
     }
-    problems = schema.violations("2024-11-05", "InitializeResult", result)
-    assert problems and "serverInfo" in problems[0] and "'title' was unexpected" in problems[0]
-    assert schema.violations("2024-11-05", "InitializeResult", result, strict=False) == []
+    assert schema.violations("2024-11-05", "InitializeResult", result) == []
+    assert schema.undefined_members("2024-11-05", "InitializeResult", result) == [
+        "InitializeResult: capabilities.completions",
+        "InitializeResult: serverInfo.title",
+    ]
     result["_meta"] = {"anything": {"goes": True}}
     result["serverInfo"].pop("title")
-    assert schema.violations("2024-11-05", "InitializeResult", result) == []
+    result["capabilities"].pop("completions")
+    assert schema.undefined_members("2024-11-05", "InitializeResult", result) == []
+    result["serverInfo"]["version"] = 1  # a type breach: the published check's, not the closed one's
+    assert schema.violations("2024-11-05", "InitializeResult", result)
+    assert schema.undefined_members("2024-11-05", "InitializeResult", result) == []
+
+
+def test_undefined_members_inside_a_union_are_named_by_the_branch_they_fit() -> None:
+    result = {"content": [{"type": "text", "text": "x", "title": "T"}], "isError": False}
+    assert schema.violations("2024-11-05", "CallToolResult", result) == []
+    assert schema.undefined_members("2024-11-05", "CallToolResult", result) == ["CallToolResult: content.0.title"]
 
 
 def test_a_reorder_fault_holds_its_frame_back_until_the_next_frame_has_gone_by() -> None:

@@ -2,8 +2,9 @@
 
 A transport (``stdio``, ``http``) moves bytes; the peer does the rest, the same way for every
 transport: request ids, awaiting a response while keeping other frames for later, the schema
-check of every frame (the implementation's strictly; a frame of our own that fails is a harness
-error, not a finding), faults (``harness/faults.py``) and the session trace. Every wait is bounded.
+check of every frame (the implementation's against the revision's schema as published; a frame
+of our own that fails is a harness error, not a finding), faults (``harness/faults.py``) and the
+session trace. Every wait is bounded.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class ProtocolViolation(AssertionError):
 @cache
 def result_definitions(revision: str) -> dict[str, str]:
     """method -> the schema definition of its result (``tools/list`` -> ``ListToolsResult``)."""
-    document = schema.revision_schema(revision, strict=False)
+    document = schema.revision_schema(revision)
     definitions = document[schema.definitions_key(document)]
     found = {}
     for name, definition in definitions.items():
@@ -74,7 +75,7 @@ def result_definitions(revision: str) -> dict[str, str]:
 @cache
 def method_definitions(revision: str) -> dict[str, str]:
     """method -> the schema definition of the request or notification that carries it."""
-    document = schema.revision_schema(revision, strict=False)
+    document = schema.revision_schema(revision)
     found = {}
     for name, definition in document[schema.definitions_key(document)].items():
         method = definition.get("properties", {}).get("method", {}).get("const")

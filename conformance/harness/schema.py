@@ -1,11 +1,15 @@
-"""Frames checked against the pinned ``schema.json`` of the negotiated revision.
+"""Frames checked against the pinned ``schema.json`` of the negotiated revision, as published.
 
-The implementation's frames are checked strictly: an object schema that lists its properties
-and says nothing of others is closed (``additionalProperties: false``), so a key the revision
-does not define fails. Declared extension points (``_meta``, index signatures, which the schema
-writes as ``additionalProperties: {}`` or a schema) stay open, and so do the properties whose value
-is itself a JSON Schema document (``inputSchema``, ``outputSchema``, ``requestedSchema``): the MCP
-schema sketches their top level, but every JSON Schema keyword belongs there.
+``violations`` judges an instance by the revision's definition exactly as the spec publishes it:
+where the schema leaves an object open (it says nothing of members it does not list), a member
+the revision does not define is no breach of the definition. Such members are the business of the
+catalogue's rows about keeping to the negotiated revision (``lifecycle-use-negotiated-version-*``),
+and of nothing else: ``undefined_members`` names them, for those rows' tests only. It judges by a
+closed copy of the schema (``additionalProperties: false`` added to every object schema that lists
+its properties and says nothing of others), keeping open the declared extension points (``_meta``,
+index signatures, which the schema writes as ``additionalProperties: {}`` or a schema) and the
+properties whose value is itself a JSON Schema document (``inputSchema``, ``outputSchema``,
+``requestedSchema``), whose every keyword belongs there.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 from conformance.catalogue.spec_pin import materialise
 
 SCHEMA_VALUED = frozenset({"inputSchema", "outputSchema", "requestedSchema"})
+CLOSED_MARK = "x-mcp-matrix-closed"  # on each object schema the closed copy closed (jsonschema ignores it)
 
 
 def _close_objects(node: Any, closable: bool = True) -> None:
@@ -27,7 +32,8 @@ def _close_objects(node: Any, closable: bool = True) -> None:
     if isinstance(node, dict):
         if closable and "properties" in node and "additionalProperties" not in node:
             node["additionalProperties"] = False
-        for key, value in node.items():
+            node[CLOSED_MARK] = True
+        for key, value in list(node.items()):
             if key == "allOf" and isinstance(value, list):
                 for part in value:
                     _close_objects(part, closable=False)
@@ -43,9 +49,10 @@ def _close_objects(node: Any, closable: bool = True) -> None:
 
 
 @cache
-def revision_schema(revision: str, strict: bool) -> dict:
+def revision_schema(revision: str, closed: bool = False) -> dict:
+    """The revision's schema as published, or (``closed``) its closed copy for ``undefined_members``."""
     schema = json.loads((materialise() / "schema" / revision / "schema.json").read_text(encoding="utf-8"))
-    if strict:
+    if closed:
         schema = copy.deepcopy(schema)
         _close_objects(schema)
     return schema
@@ -56,8 +63,8 @@ def definitions_key(schema: dict) -> str:
 
 
 @cache
-def _validator(revision: str, definition: str, strict: bool) -> Any:
-    schema = revision_schema(revision, strict)
+def _validator(revision: str, definition: str, closed: bool) -> Any:
+    schema = revision_schema(revision, closed)
     key = definitions_key(schema)
     if definition not in schema[key]:
         raise KeyError(f"schema {revision} defines no {definition!r}")
@@ -69,13 +76,18 @@ def _validator(revision: str, definition: str, strict: bool) -> Any:
 
 
 def has_definition(revision: str, definition: str) -> bool:
-    schema = revision_schema(revision, False)
+    schema = revision_schema(revision)
     return definition in schema[definitions_key(schema)]
 
 
-def violations(revision: str, definition: str, instance: Any, *, strict: bool = True) -> list[str]:
-    """Every way ``instance`` breaks ``definition`` of ``revision``'s schema, as readable lines."""
-    errors = sorted(_validator(revision, definition, strict).iter_errors(instance), key=lambda e: list(e.path))
+def definition_of(revision: str, definition: str) -> dict:
+    schema = revision_schema(revision)
+    return schema[definitions_key(schema)][definition]
+
+
+def violations(revision: str, definition: str, instance: Any) -> list[str]:
+    """Every way ``instance`` breaks ``definition`` of ``revision``'s published schema, as readable lines."""
+    errors = sorted(_validator(revision, definition, False).iter_errors(instance), key=lambda e: list(e.path))
     found = []
     for error in errors:
         # anyOf failures hide the useful detail in their context; show the deepest one.
@@ -83,3 +95,38 @@ def violations(revision: str, definition: str, instance: Any, *, strict: bool = 
         where = "/".join(str(p) for p in leaf.absolute_path) or "(root)"
         found.append(f"{definition} at {where}: {leaf.message}")
     return found
+
+
+def _undefined_only(error: Any) -> list[Any] | None:
+    """The closing errors ``error`` consists of, if it consists of nothing else (None otherwise):
+    a member no listed property names, in an object the closed copy closed; or, for ``anyOf`` /
+    ``oneOf``, the fewest such errors of any one branch made only of them."""
+    if error.validator == "additionalProperties" and isinstance(error.schema, dict) and error.schema.get(CLOSED_MARK):
+        return [error]
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        branches: dict[Any, list[Any]] = {}
+        for child in error.context:
+            branches.setdefault(child.relative_schema_path[0], []).append(child)
+        candidates = []
+        for children in branches.values():
+            parts = [_undefined_only(child) for child in children]
+            if all(part is not None for part in parts):
+                candidates.append([e for part in parts if part for e in part])
+        return min(candidates, key=len) if candidates else None
+    return None
+
+
+def undefined_members(revision: str, definition: str, instance: Any) -> list[str]:
+    """Each member of ``instance`` that ``revision``'s ``definition`` does not define (outside its
+    extension points), named by its path: ``InitializeResult: serverInfo.title``. Nothing else is
+    reported; a breach of the published definition is ``violations``' business."""
+    found = []
+    for error in _validator(revision, definition, True).iter_errors(instance):
+        for closing in _undefined_only(error) or ():
+            listed = closing.schema.get("properties", {})
+            patterns = closing.schema.get("patternProperties", {})
+            base = ".".join(str(p) for p in closing.absolute_path)
+            for member in closing.instance:
+                if member not in listed and not patterns:
+                    found.append(f"{definition}: {base + '.' if base else ''}{member}")
+    return sorted(set(found))

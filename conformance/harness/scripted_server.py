@@ -4,7 +4,7 @@ A real HTTP listener on 127.0.0.1:0 that speaks Streamable HTTP as the revision 
 initialize handshake and sessions up to 2025-11-25; 2026-07-28's per-request ``_meta``, with
 ``server/discover``) and answers each request from a script: a mapping of method to result, with
 defaults for the common ones. It records every exchange in the session trace and checks each of
-the client's frames strictly against the revision's schema (``violations``); the tests judge
+the client's frames against the revision's schema as published (``violations``); the tests judge
 the record.
 
 A test can also script the transport itself: answers over SSE streams that end early or break and
@@ -309,9 +309,10 @@ class ScriptedPeer(Protocol):
 
 
 def judge(revision: str, frame: Any) -> list[str]:
-    """Every way a frame of the client breaks the revision's schema: the JSON-RPC envelope loosely,
-    the definition of its method (request or notification) strictly."""
-    problems = schema.violations(revision, "JSONRPCMessage", frame, strict=False)
+    """Every way a frame of the client breaks the revision's published schema: the JSON-RPC envelope,
+    and the definition of its method (request or notification). Members the revision does not
+    define are not judged here (see ``schema.undefined_members``)."""
+    problems = schema.violations(revision, "JSONRPCMessage", frame)
     definition = method_definitions(revision).get(frame.get("method")) if isinstance(frame, dict) else None
     if definition:
         problems += schema.violations(revision, definition, _as_defined(revision, definition, frame))
@@ -777,7 +778,7 @@ class ScriptedServer:
 def _as_defined(revision: str, definition: str, frame: dict) -> dict:
     """The frame as the definition describes it: older schemas define a request without the JSON-RPC
     envelope (``jsonrpc``, ``id``), which ``JSONRPCRequest`` adds around it."""
-    document = schema.revision_schema(revision, strict=False)
+    document = schema.revision_schema(revision)
     if "jsonrpc" in document[schema.definitions_key(document)][definition].get("properties", {}):
         return frame
     return {key: value for key, value in frame.items() if key not in ("jsonrpc", "id")}

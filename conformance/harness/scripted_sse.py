@@ -4,7 +4,7 @@ The scripted Streamable HTTP server (``scripted_server.py``) with the old transp
 ``/sse`` opens a session's event stream, whose first event, ``endpoint``, names the URI (with a
 session token in its query) where the client POSTs its messages; each POST is accepted with 202 and
 the answers to its requests go out as ``message`` events on that session's stream. Everything else
-(the answers, the strict schema check of the client's frames, the record, faults damaging the
+(the answers, the schema check of the client's frames, the record, faults damaging the
 record) is the scripted server's own. ``endpoint`` is the URI the stream names; each ``Received``
 keeps the path it was POSTed to.
 """

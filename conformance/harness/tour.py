@@ -1,0 +1,372 @@
+"""The schema tour: one rich exchange per revision and side, recorded once and judged message by message.
+
+Server side: ``server_tour`` opens a session and provokes every message type the target offers
+(discovery or the handshake, ping, every list, reads, prompts, completion, logging, subscriptions,
+tool calls that log, report progress, change lists and ask the client to sample, elicit and list its
+roots), answering whatever the server asks meanwhile; it keeps every frame the server sent. Client
+side: the client driver's ``schema_tour`` scenario against a scripted stdio server that answers every
+method and asks the client everything a server may ask (``client_tour``); it keeps every frame the
+client sent. A ``Tour`` is recorded without any fault; under ``--falsify`` a test's fault damages the
+recorded frames as they are read (``messages(fault)``), exactly as the peer applies it on the wire.
+
+``messages`` names each frame's definition: a request or notification by its method, a result by
+the request it answers (``input_required`` results at 2026-07-28 as ``InputRequiredResult``; the
+answer to a request without a result type of its own, such as ``ping``, as ``Result``). Error
+responses are no message type of the schema's unions and are left out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from conformance.catalogue.sweep import message_definitions
+from conformance.harness import schema
+from conformance.harness.exchanges import CLIENT_CAPABILITIES, CLIENT_RESULTS, declared
+from conformance.harness.faults import Fault
+from conformance.harness.frames import initialize_params
+from conformance.harness.peer import ImplementationTimeout, Peer, method_definitions, result_definitions
+from conformance.harness.wire import Wire, answers, is_response, tool_call
+
+TOUR_TIMEOUT = 3.0  # the bound on each answer awaited in the tour (the fixture answers in milliseconds)
+INPUT_REQUIRED = "input_required"
+SETTLE_SECONDS = 0.15  # how long the tour takes late frames once done (loopback: milliseconds)
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message of a tour: the frame, its position, and the definition it is of."""
+
+    index: int
+    frame: dict
+    definition: str
+
+    @property
+    def instance(self) -> Any:
+        """What the definition describes: a result's ``result``; a request or notification itself."""
+        return self.frame["result"] if is_response(self.frame) else self.frame
+
+    def describe(self) -> str:
+        text = json.dumps(self.frame)
+        return f"frame #{self.index} ({self.definition}): {text[:400]}{'...' if len(text) > 400 else ''}"
+
+
+@dataclass
+class Tour:
+    """What one side sent in a tour, in order, and the method of each request a response answers."""
+
+    revision: str
+    sender: str  # "server" or "client"
+    frames: list[Any] = field(default_factory=list)
+    answered: dict[str, str] = field(default_factory=dict)  # json.dumps(request id) -> its method
+    notes: list[str] = field(default_factory=list)  # what the tour could not do (for skip reasons)
+
+    def method_answered(self, frame: Any) -> str | None:
+        if isinstance(frame, dict) and "method" not in frame:
+            return self.answered.get(json.dumps(frame.get("id")))
+        return None
+
+    def damaged(self, fault: Fault | None) -> list[Any]:
+        """The frames as a fault between the sender and the harness would have left them."""
+        if fault is None:
+            return list(self.frames)
+        held: list[bytes] = []
+        lines = [out for f in self.frames for out in fault.mutate(json.dumps(f).encode(), self.method_answered, held)]
+        frames = []
+        for line in lines + held:
+            with contextlib.suppress(json.JSONDecodeError):
+                frames.append(json.loads(line))
+        return frames
+
+    def messages(self, fault: Fault | None = None) -> list[Message]:
+        """Every message of the tour that is of a definition of the sender's side (batches unpacked)."""
+        found = []
+        sent_by = sender_definitions(self.revision, self.sender)
+        for index, frame in enumerate(self.damaged(fault)):
+            for item in frame if isinstance(frame, list) else [frame]:
+                definition = self.definition_of(item)
+                if definition is not None and definition in sent_by:
+                    found.append(Message(index, item, definition))
+        return found
+
+    def definition_of(self, frame: Any) -> str | None:
+        if not isinstance(frame, dict):
+            return None
+        if "method" in frame:
+            return method_definitions(self.revision).get(frame["method"])
+        result = frame.get("result")
+        if not isinstance(result, dict):
+            return None  # an error response, or no message at all
+        if result.get("resultType") == INPUT_REQUIRED and schema.has_definition(self.revision, "InputRequiredResult"):
+            return "InputRequiredResult"
+        method = self.method_answered(frame)
+        if method is None:
+            return None
+        return result_definitions(self.revision).get(method, "Result")
+
+    def of(self, definition: str, fault: Fault | None = None) -> list[Message]:
+        return [m for m in self.messages(fault) if m.definition == definition]
+
+
+@cache
+def sender_definitions(revision: str, side: str) -> frozenset[str]:
+    """The message definitions ``side`` sends at ``revision`` (the schema's unions)."""
+    return frozenset(
+        name for name, sides in message_definitions(schema.revision_schema(revision)).items() if side in sides
+    )
+
+
+def as_defined(revision: str, definition: str, frame: dict) -> Any:
+    """The frame as its definition describes it: older schemas define a request or notification without
+    the JSON-RPC envelope (``jsonrpc``, ``id``), which ``JSONRPCRequest`` adds around it; a result is
+    the response's ``result``."""
+    if is_response(frame):
+        return frame.get("result")
+    if "jsonrpc" in schema.definition_of(revision, definition).get("properties", {}):
+        return frame
+    return {key: value for key, value in frame.items() if key not in ("jsonrpc", "id")}
+
+
+def problems_of(revision: str, message: Message) -> list[str]:
+    """Every way a message breaks its definition as the revision publishes it."""
+    return schema.violations(revision, message.definition, as_defined(revision, message.definition, message.frame))
+
+
+def breaches(tour: Tour, definition: str, fault: Fault | None = None) -> list[str]:
+    """The check of a schema row: every way a message of ``definition`` in the tour (as ``fault`` leaves it)
+    breaks the definition as its revision publishes it, each with the frame it is in."""
+    return [f"{m.describe()}\n  {p}" for m in tour.of(definition, fault) for p in problems_of(tour.revision, m)]
+
+
+def undefined_in(revision: str, message: Message) -> list[str]:
+    """Every member of a message that its revision does not define (see ``schema.undefined_members``)."""
+    return schema.undefined_members(
+        revision, message.definition, as_defined(revision, message.definition, message.frame)
+    )
+
+
+# -- the server side -------------------------------------------------------------------------------------
+
+# The roles the tour calls (conformance/harness/roles.py), in order, each through the binding the target's
+# profile gives it: what a tool of that role sends while it runs is part of the tour. Roles whose tools end
+# the session, run long or break a stream are left out.
+TOOL_ROLES = (
+    "simple-tool",
+    "error-tool",
+    "embedded-resource-tool",
+    "structured-tool",
+    "logging-tool",
+    "progress-tool",
+    "sampling-tool",
+    "elicitation-tool",
+    "roots-tool",
+    "tool-list-changer",
+    "prompt-list-changer",
+    "resource-list-changer",
+)
+PROMPT_ROLES = ("simple-prompt", "arguments-prompt", "embedded-resource-prompt", "input-required-prompt")
+# Official fixture names with no role (each only returns content of one kind), called when the target's
+# profile offers them: content types are part of the result's definition.
+CONTENT_TOOLS = ("test_image_content", "test_audio_content", "test_multiple_content_types")
+TIMED = (("ping", 2.0), ("roots/list", 0.2))  # timed-request-tool: answered; left unanswered (the server cancels)
+
+
+def _bound(peer: Peer, role: str, listed: set[Any], tour: Tour) -> Any:
+    """The profile's binding of ``role`` if the server lists its name; else None, noted."""
+    binding = peer.roles.get(role)
+    if binding is None:
+        return None
+    if binding.name not in listed:
+        tour.notes.append(f"the profile binds {role} to {binding.name}, which the server does not list")
+        return None
+    return binding
+
+
+def _plan(peer: Peer, listed: dict[str, set[str]], tour: Tour) -> Iterator[tuple[dict, bool]]:
+    """The tour's requests, each with whether its answer is awaited before the next goes out."""
+    n = iter(range(1, 1000))
+
+    def request(method: str, params: dict | None = None) -> dict:
+        return peer.envelope(method, f"tour-{next(n)}", params)
+
+    def call(name: str, arguments: dict, token: Any = None, log: bool = False) -> dict:
+        frame = tool_call(peer, f"tour-{next(n)}", name, arguments, token=token)
+        frame["params"] = declared(peer, frame["params"])
+        if peer.stateless and log:  # 2026-07-28 logs only to a request that opts in
+            frame["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = "debug"
+        return frame
+
+    if peer.stateless:
+        yield request("server/discover"), True
+        flags = {"toolsListChanged": True, "promptsListChanged": True, "resourcesListChanged": True}
+        yield request("subscriptions/listen", {"notifications": flags}), False
+    else:
+        yield request("ping"), True
+        yield request("logging/setLevel", {"level": "debug"}), True
+        for uri in sorted(listed["resources"])[:1]:
+            yield request("resources/subscribe", {"uri": uri}), True
+    for method in ("tools/list", "resources/list", "resources/templates/list", "prompts/list"):
+        yield request(method), True
+    for uri in sorted(listed["resources"]):
+        yield request("resources/read", {"uri": uri}), True
+    for role in PROMPT_ROLES:
+        if binding := _bound(peer, role, listed["prompts"], tour):
+            yield request("prompts/get", {"name": binding.name, "arguments": binding.args()}), True
+    if binding := _bound(peer, "arguments-prompt", listed["prompts"], tour):
+        argument = next(iter(binding.args()), "arg1")
+        reference = {"type": "ref/prompt", "name": binding.name}
+        yield request("completion/complete", {"ref": reference, "argument": {"name": argument, "value": ""}}), True
+    for role in TOOL_ROLES:
+        if binding := _bound(peer, role, listed["tools"], tour):
+            token = "tour-progress" if role == "progress-tool" else None
+            yield call(binding.name, binding.args(), token=token, log=role == "logging-tool"), True
+    for name in CONTENT_TOOLS:
+        if (peer.fixtures == "all" or name in peer.fixtures) and name in listed["tools"]:
+            yield call(name, {}), True
+    if binding := _bound(peer, "timed-request-tool", listed["tools"], tour):
+        for method, seconds in TIMED:
+            yield call(binding.name, binding.args(method=method, timeout=seconds)), True
+    if peer.stateless:
+        if binding := _bound(peer, "subscription-ender", listed["tools"], tour):
+            yield call(binding.name, binding.args()), True
+    else:
+        for uri in sorted(listed["resources"])[:1]:
+            yield request("resources/unsubscribe", {"uri": uri}), True
+
+
+def _names(response: dict, key: str, field_name: str = "name") -> set[str]:
+    return {item.get(field_name) for item in (response.get("result") or {}).get(key) or [] if isinstance(item, dict)}
+
+
+def server_tour(peer: Peer) -> Tour:
+    """Provoke every message type the server under test offers, on one session; every frame it sent."""
+    tour = Tour(peer.revision, "server")
+    peer.timeout = TOUR_TIMEOUT
+    wire = Wire(peer)
+
+    def await_answer(request_id: Any, what: str, unanswered: str = "") -> dict | None:
+        while True:
+            try:
+                seen = wire.until(lambda f: not isinstance(f, dict) or answers(f, request_id) or _asks(f), what)
+            except ImplementationTimeout:
+                tour.notes.append(f"no answer to {what} within {TOUR_TIMEOUT:g}s")
+                return None
+            if isinstance(seen, dict) and _asks(seen):
+                if seen["method"] != unanswered:
+                    peer.send({"jsonrpc": "2.0", "id": seen["id"], "result": CLIENT_RESULTS.get(seen["method"], {})})
+                continue
+            return seen if isinstance(seen, dict) else None
+
+    if not peer.stateless:  # the handshake, through the wire so that its result is part of the tour
+        capabilities = dict(CLIENT_CAPABILITIES) | ({"elicitation": {}} if peer.revision >= "2025-06-18" else {})
+        frame = {"jsonrpc": "2.0", "id": "tour-initialize", "method": "initialize"}
+        frame["params"] = initialize_params(peer.revision, capabilities)
+        wire.sent[frame["id"]] = wire.client_requests[frame["id"]] = frame
+        peer.send_request(frame)  # not as an open request: over Streamable HTTP its answer carries the session id
+        answer = await_answer(frame["id"], "initialize") or {}
+        if hasattr(peer, "negotiated_version"):  # Streamable HTTP: the version header of every later request
+            peer.negotiated_version = (answer.get("result") or {}).get("protocolVersion")
+        peer.notify("notifications/initialized")
+    listed: dict[str, set[str]] = {"tools": set(), "resources": set(), "prompts": set()}
+    probe = [peer.envelope(m, f"tour-list-{m}") for m in ("tools/list", "resources/list", "prompts/list")]
+    for frame in probe:
+        wire.send(frame)
+        response = await_answer(frame["id"], frame["method"]) or {}
+        key = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}[frame["method"]]
+        listed[key] = _names(response, key, "uri" if key == "resources" else "name")
+    for frame, awaited in _plan(peer, listed, tour):
+        wire.send(frame)
+        if awaited:
+            arguments = frame.get("params", {}).get("arguments") or {}
+            unanswered = arguments.get("method", "") if arguments.get("timeout", 1) < 1 else ""
+            await_answer(frame["id"], frame["method"], unanswered)
+    with contextlib.suppress(ImplementationTimeout):  # whatever else comes (late notifications, the listen result)
+        while True:
+            seen = wire.until(lambda _: True, "frame", SETTLE_SECONDS)
+            if isinstance(seen, dict) and _asks(seen):
+                peer.send({"jsonrpc": "2.0", "id": seen["id"], "result": CLIENT_RESULTS.get(seen["method"], {})})
+    tour.frames = [s.frame for s in wire.seen]
+    tour.answered = {json.dumps(request_id): frame["method"] for request_id, frame in wire.sent.items()}
+    return tour
+
+
+def _asks(frame: dict) -> bool:
+    return "method" in frame and "id" in frame
+
+
+# -- the client side -------------------------------------------------------------------------------------
+
+ASKED = {  # what the scripted server asks the client before answering its tools/list (id -> request)
+    "tour-ping": {"method": "ping"},
+    "tour-roots": {"method": "roots/list"},
+    "tour-sampling": {
+        "method": "sampling/createMessage",
+        "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "Say hello"}}], "maxTokens": 20},
+    },
+    "tour-elicitation": {
+        "method": "elicitation/create",
+        "params": {
+            "message": "Who are you?",
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}},
+        },
+    },
+}
+CANCELLED_METHOD = "completion/complete"  # held by the scripted server, so that the client gives up on it
+
+
+def pushed_requests(revision: str) -> list[dict]:
+    """The requests the scripted server sends the client in the tour: those its revision defines."""
+    asked = sender_definitions(revision, "server")
+    defined = method_definitions(revision)
+    return [
+        {"jsonrpc": "2.0", "id": request_id} | request
+        for request_id, request in ASKED.items()
+        if defined.get(request["method"]) in asked
+    ]
+
+
+def scripted_results(revision: str) -> dict[str, dict]:
+    """Fixed answers of the scripted server for what the tour's client asks beyond its defaults."""
+    modern = revision == "2026-07-28"
+    complete = {"resultType": "complete"} if modern else {}
+    cacheable = complete | ({"ttlMs": 0, "cacheScope": "private"} if modern else {})
+    text = {"uri": "test://static-text", "mimeType": "text/plain", "text": "hello"}
+    results = {
+        "resources/list": {"resources": [{"uri": "test://static-text", "name": "static-text"}]} | cacheable,
+        "resources/templates/list": {"resourceTemplates": [{"uriTemplate": "test://t/{id}", "name": "t"}]} | cacheable,
+        "resources/read": {"contents": [text]} | cacheable,
+        "prompts/list": {"prompts": [{"name": "greeting"}]} | cacheable,
+        "prompts/get": {"messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}]} | complete,
+        "logging/setLevel": dict(complete),
+        "resources/subscribe": dict(complete),
+        "resources/unsubscribe": dict(complete),
+    }
+    defined = set(method_definitions(revision))
+    return {method: result for method, result in results.items() if method in defined}
+
+
+def client_tour(revision: str, run: Callable[[Any], Any], make_server: Callable[[], Any]) -> Tour:
+    """Run the client under test through ``schema_tour`` against a scripted stdio server that answers
+    every method and asks the client everything its revision lets a server ask; every frame the client sent.
+    ``make_server()`` builds the ScriptedStdio; ``run(server)`` runs the client against it."""
+    server = make_server()
+    server.results.update(scripted_results(revision))
+    pushed = pushed_requests(revision)
+    if pushed:
+        server.push["tools/list"] = pushed
+    server.hold.add(CANCELLED_METHOD)
+    if revision == "2026-07-28":
+        server.listen = 1  # acknowledge the client's subscriptions/listen
+    outcome = run(server)
+    tour = Tour(revision, "client")
+    if not outcome.completed:
+        tour.notes.append(f"the client did not complete schema_tour: {outcome.output[-500:]}")
+    record = server.load()
+    tour.frames = record.frames()
+    tour.answered = {json.dumps(frame["id"]): frame["method"] for frame in pushed}
+    tour.notes += [f"harness: {problem}" for problem in server.harness_errors]
+    return tour
