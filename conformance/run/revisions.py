@@ -34,6 +34,7 @@ from conformance.harness.trace import Trace
 from conformance.run.targets import FIXTURE, HttpServer, Target
 
 PROBE_TIMEOUT_SECONDS = 5.0
+NO_ANSWER = "no usable answer to the probe"
 FIXTURE_SERVER_MODULE = "conformance.fixtures.server"
 
 
@@ -74,6 +75,10 @@ def spoken_by(target: Target, side: str, trace_dir: Path) -> Spoken:
             not_spoken = {revision: why for revision in REVISIONS if (why := _refuses(open_peer, revision))}
     except (OSError, RuntimeError, HarnessError) as exc:
         return Spoken(False, (), unreachable=f"{type(exc).__name__}: {exc}")
+    if len(not_spoken) == len(REVISIONS) and all(why.startswith(NO_ANSWER) for why in not_spoken.values()):
+        # Not one answer at any revision (a command that exits at once, a refused connection): nothing of
+        # the target can be judged, which is not the same as a target declining every revision.
+        return Spoken(False, (), unreachable=not_spoken[REVISIONS[-1]])
     return Spoken(False, tuple(r for r in REVISIONS if r not in not_spoken), not_spoken)
 
 
@@ -133,7 +138,7 @@ def _refuses(open_peer: OpenPeer, revision: str) -> str:
                 return f"server/discover at {revision} was answered {_short(response)}"
             response = peer.request("initialize", initialize_params(revision), check=False)
         except AssertionError as exc:  # no answer, a closed channel, a frame that is not JSON
-            return f"no usable answer to the probe at {revision}: {str(exc).splitlines()[0]}"
+            return f"{NO_ANSWER} at {revision}: {str(exc).splitlines()[0]}"
         agreed = response.get("result", {}).get("protocolVersion")
         if agreed == revision:
             return ""
