@@ -3,9 +3,10 @@
 
 A request is cancelled the way its revision and transport say (C-15): by ``notifications/cancelled``,
 except on Streamable HTTP at 2026-07-28, where closing the request's response stream is the signal.
-The fixture's ``test_cancellable_operation`` works in 50 ms steps, so that a cancellation lands while
-it runs, and ``test_cancellable_operation_outcome`` tells how a run ended: once its response stream
-is closed, nothing else shows whether the server stopped. ``Wire`` keeps every frame the server sends
+The tool of role ``slow-tool`` (the fixture's ``test_cancellable_operation``) works in 50 ms steps, so
+that a cancellation lands while it runs, and ``cancellation-outcome-tool`` (the fixture's
+``test_cancellable_operation_outcome``) tells how a run ended: once its response stream is closed,
+nothing else shows whether the server stopped. ``Wire`` keeps every frame the server sends
 in order, with the requests of either side still in flight when it came.
 """
 
@@ -19,11 +20,11 @@ from conformance.catalogue.vocabulary import TRANSPORT_REVISIONS
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import ImplementationTimeout, Peer
+from conformance.harness.roles import bound, require_roles
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.wire import (
     QUIET_SECONDS,
     REASON,
-    SAMPLING_TOOL,
     Call,
     Seen,
     Wire,
@@ -33,29 +34,27 @@ from conformance.harness.wire import (
     is_response,
     params_of,
     reports_progress,
-    require_tools,
     tool_call,
 )
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import SessionFactory
 
-SLOW_TOOL = "test_cancellable_operation"
-OUTCOME_TOOL = "test_cancellable_operation_outcome"
-END_SUBSCRIPTIONS_TOOL = "test_end_subscriptions"
-QUICK_TOOL = "test_simple_text"
-SLOW_STEPS = 40  # 2 s of work: an ignored cancellation shows as a run that completed
+SLOW_STEPS = 40  # 2 s of the fixture's work: an ignored cancellation shows as a run that completed
+SLOW_TOOLS = ("slow-tool", "cancellation-outcome-tool")
 
 
 # -- a slow operation, cancelled ------------------------------------------------------------------
 
 
 def slow_operation(peer: Peer, wire: Wire | None = None, steps: int = SLOW_STEPS) -> tuple[Call, str]:
-    """Start test_cancellable_operation and wait until it is under way (its first progress notification)."""
+    """Start the slow tool and wait until it is under way (its first progress notification)."""
+    for role in SLOW_TOOLS:
+        bound(peer, role)
     peer.open()
-    require_tools(peer, SLOW_TOOL, OUTCOME_TOOL)
+    slow, _ = require_roles(peer, *SLOW_TOOLS)
     wire = wire or Wire(peer)
     run_id = f"run-{uuid.uuid4().hex}"
-    call = wire.send(tool_call(peer, "slow-op", SLOW_TOOL, {"run_id": run_id, "steps": steps}, token="slow-op"))
+    call = wire.send(tool_call(peer, "slow-op", slow.name, slow.args(run_id=run_id, steps=steps), token="slow-op"))
     first = wire.until(
         lambda f: answers(f, call.id) or reports_progress(f, "slow-op"),
         "progress notification of the slow operation",
@@ -65,9 +64,10 @@ def slow_operation(peer: Peer, wire: Wire | None = None, steps: int = SLOW_STEPS
 
 
 def outcome(peer: Peer, run_id: str) -> str:
-    """How the run ended, once it has (the outcome tool waits up to 3 s for that)."""
-    response = peer.rpc("tools/call", {"name": OUTCOME_TOOL, "arguments": {"run_id": run_id}}, check=False)
-    assert "result" in response, f"{OUTCOME_TOOL} failed: {response}"
+    """How the run ended, once it has (the fixture's outcome tool waits up to 3 s for that)."""
+    tool = bound(peer, "cancellation-outcome-tool")
+    response = peer.rpc("tools/call", {"name": tool.name, "arguments": tool.args(run_id=run_id)}, check=False)
+    assert "result" in response, f"{tool.name} failed: {response}"
     return " ".join(item.get("text", "") for item in response["result"].get("content", []))
 
 
@@ -164,15 +164,16 @@ def test_invalid_cancellations_are_ignored(revision: str, transport: str, peer: 
 
 @for_req("cancellation-race-graceful", "server", transports=BOTH_TRANSPORTS)
 def test_a_cancellation_that_crosses_the_response_does_no_harm(revision: str, transport: str, peer: Peer) -> None:
+    bound(peer, "simple-tool")
     peer.open()
-    require_tools(peer, QUICK_TOOL)
+    (quick,) = require_roles(peer, "simple-tool")
     wire = Wire(peer)
-    finished = wire.send(tool_call(peer, "race-after", QUICK_TOOL))
+    finished = wire.send(tool_call(peer, "race-after", quick.name, quick.args()))
     wire.answer(finished.id)
     cancel(finished)  # the request is over and its response went out
-    racing = wire.send(tool_call(peer, "race-during", QUICK_TOOL))
+    racing = wire.send(tool_call(peer, "race-during", quick.name, quick.args()))
     cancel(racing)  # the cancellation crosses the request
-    probe = wire.send(tool_call(peer, "probe", QUICK_TOOL))
+    probe = wire.send(tool_call(peer, "probe", quick.name, quick.args()))
     answer = wire.answer(probe.id)
     assert "result" in answer and not answer["result"].get("isError"), f"then a tool call was answered {answer}"
     wire.settle()
@@ -186,13 +187,14 @@ def test_a_cancellation_that_crosses_the_response_does_no_harm(revision: str, tr
 
 def sampling_cancelled(peer: Peer) -> Wire:
     """Before 2026-07-28: the server asks for sampling during a tool call, and the call is cancelled."""
+    bound(peer, "sampling-tool")
     peer.open({"sampling": {}})
-    require_tools(peer, SAMPLING_TOOL)
+    (sampling,) = require_roles(peer, "sampling-tool")
     wire = Wire(peer)
-    call = wire.send(tool_call(peer, "sampling-call", SAMPLING_TOOL, {"prompt": "Say hello"}))
+    call = wire.send(tool_call(peer, "sampling-call", sampling.name, sampling.args()))
     asked = wire.until(lambda f: "id" in f and ("method" in f or f["id"] == call.id), "sampling request")
     if is_response(asked):
-        pytest.skip(f"fixture-missing: {SAMPLING_TOOL} sent the client no request ({asked})")
+        pytest.skip(f"fixture-missing: {sampling.name} sent the client no request ({asked})")
     wire.cancel(call)
     wire.answer(wire.send(peer.envelope("ping", "probe")).id)
     wire.settle()
@@ -212,7 +214,8 @@ def open_listen(peer: Peer, wire: Wire) -> Call:
 
 def end_listen(peer: Peer, wire: Wire, listen: Call) -> str:
     """Have the server tear the stream down; how it ended it: ``cancelled``, ``response`` or ``closed``."""
-    wire.answer(wire.send(tool_call(peer, "end", END_SUBSCRIPTIONS_TOOL)).id)
+    ender = bound(peer, "subscription-ender")
+    wire.answer(wire.send(tool_call(peer, "end", ender.name, ender.args())).id)
 
     def ends(frame: dict) -> bool:
         return answers(frame, listen.id) or cancels(frame, listen.id)
@@ -228,8 +231,10 @@ def end_listen(peer: Peer, wire: Wire, listen: Call) -> str:
 
 def listen_torn_down(peer: Peer) -> Wire:
     """At 2026-07-28: a subscription stream, a tool call cancelled mid-way, then the stream torn down."""
+    for role in (*SLOW_TOOLS, "subscription-ender"):
+        bound(peer, role)
     peer.open()
-    require_tools(peer, SLOW_TOOL, OUTCOME_TOOL, END_SUBSCRIPTIONS_TOOL)
+    require_roles(peer, *SLOW_TOOLS, "subscription-ender")
     wire = Wire(peer)
     listen = open_listen(peer, wire)
     call, _ = slow_operation(peer, wire, steps=4)
@@ -311,8 +316,9 @@ def test_a_modern_server_cancels_only_subscription_streams(revision: str, transp
 def test_a_torn_down_subscription_stream_is_ended_for_its_client(revision: str, transport: str, peer: Peer) -> None:
     """C-16: on stdio a notifications/cancelled or a successful subscriptions/listen response ends the
     stream; on Streamable HTTP closing the stream ends it too. A cancellation naming another request fails."""
+    bound(peer, "subscription-ender")
     peer.open()
-    require_tools(peer, END_SUBSCRIPTIONS_TOOL)
+    require_roles(peer, "subscription-ender")
     wire = Wire(peer)
     listen = open_listen(peer, wire)
     ending = end_listen(peer, wire, listen)

@@ -28,12 +28,18 @@ DEFINED_IN_RESERVED_RANGE = {-32020, -32021, -32022}
 
 
 def error_codes_of_bad_requests(peer: Peer) -> list[int]:
+    """The error codes of the answers to requests a server refuses: an unknown method, resource and
+    prompt, the tool bound to ``sampling-required-tool`` (if the profile binds one) from a client that
+    did not declare sampling, and a tools/list without ``_meta`` (refused at 2026-07-28)."""
+    needing_sampling = peer.roles.get("sampling-required-tool")
     answers = [
         peer.rpc(UNKNOWN_METHOD, check=False),
         peer.rpc("resources/read", {"uri": "test://mcp-matrix/no-such-resource"}, check=False),
         peer.rpc("prompts/get", {"name": "mcp-matrix-no-such-prompt"}, check=False),
-        peer.rpc("tools/call", {"name": "test_sampling", "arguments": {"prompt": "hello"}}, check=False),
     ]
+    if needing_sampling:
+        call = {"name": needing_sampling.name, "arguments": needing_sampling.args()}
+        answers.append(peer.rpc("tools/call", call, check=False))
     peer.send_request({"jsonrpc": "2.0", "id": "bare", "method": "tools/list", "params": {}})
     answers.append(peer.expect_response("bare"))
     codes = [a["error"]["code"] for a in answers if isinstance(a.get("error"), dict) and "code" in a["error"]]

@@ -20,12 +20,13 @@ from conformance.harness import schema
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_VERSION, initialize_params, modern_meta
 from conformance.harness.launcher import Launcher
 from conformance.harness.peer import Peer
+from conformance.harness.roles import bound, optional_roles, require_role
 from conformance.harness.scripted_server import SERVER_INFO, Pace, ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.timing import EARLY, Timeline, assert_waited_about, script, server_request, waited
 from conformance.harness.tour import Tour, undefined_in
 from conformance.harness.trace import Trace
-from conformance.harness.wire import SAMPLING_TOOL, Wire, require_tools, tool_call
+from conformance.harness.wire import Wire, tool_call
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun, SessionFactory, run_client_process
 from conformance.run.tours import Judged, server_tour_for
@@ -529,24 +530,21 @@ def test_the_client_copes_with_timeouts_and_version_mismatch(
 
 # -- the server side: features, timeouts ---------------------------------------------------------------
 
-CLIENT_FEATURE_TOOLS = {  # the fixture's tools that ask the client, and the request each would send
-    "test_sampling": ("sampling/createMessage", {"prompt": "hello"}),
-    "test_elicitation": ("elicitation/create", {"message": "who are you?"}),
-    "test_list_roots": ("roots/list", {}),
-}
+CLIENT_FEATURE_ROLES = ("sampling-tool", "elicitation-tool", "roots-tool")  # tools that would ask the client
 
 
 def assert_server_uses_only_negotiated_features(peer: Peer) -> None:
     """A client that declares no capabilities calls the tools that need sampling, elicitation and roots:
     each call is answered, and the server sends none of those requests."""
+    if not any(role in peer.roles for role in CLIENT_FEATURE_ROLES):
+        pytest.skip(f"fixture-missing: target's profile maps none of {', '.join(CLIENT_FEATURE_ROLES)}")
     peer.open(capabilities={})
-    listed = {t.get("name") for t in peer.rpc("tools/list", check=False).get("result", {}).get("tools", [])}
-    tools = {name: use for name, use in CLIENT_FEATURE_TOOLS.items() if name in listed}
+    tools = optional_roles(peer, *CLIENT_FEATURE_ROLES)  # a server may list them only to a client able to serve
     if not tools:
-        pytest.skip(f"fixture-missing: the server has none of the tools {', '.join(CLIENT_FEATURE_TOOLS)}")
+        pytest.skip(f"fixture-missing: the server lists none of the tools of {', '.join(CLIENT_FEATURE_ROLES)}")
     wire = Wire(peer)
-    for name, (_, arguments) in tools.items():
-        call = wire.send(tool_call(peer, f"call-{name}", name, arguments))
+    for tool in tools:
+        call = wire.send(tool_call(peer, f"call-{tool.name}", tool.name, tool.args()))
         wire.answer(call.id)
     asked = [s.frame for s in wire.seen if "method" in s.frame and "id" in s.frame]
     assert not asked, f"the client declared no capabilities; the server still sent {asked}"
@@ -640,14 +638,16 @@ def test_the_server_may_restart_its_clock_on_progress(revision: str, transport: 
 def test_the_server_copes_with_timeouts_and_missing_capabilities(revision: str, transport: str, peer: Peer) -> None:
     """A request of the server that times out, and a call needing a capability the client did not declare
     (sampling), each end that call with an answer; the session goes on."""
+    bound(peer, "timed-request-tool")
+    bound(peer, "sampling-required-tool")
     peer.open(capabilities=ROOTS_CAPABILITY)
     outcome = server_request(peer, "roots/list", SHORT_TIMEOUT)
     assert outcome.response is not None and not outcome.succeeded, f"the timed-out call ended as {outcome.response}"
     assert_session_still_serves(peer)
-    require_tools(peer, SAMPLING_TOOL)
+    tool = require_role(peer, "sampling-required-tool")
     wire = Wire(peer)
-    call = wire.send(tool_call(peer, "call-sampling", SAMPLING_TOOL, {"prompt": "hello"}))
+    call = wire.send(tool_call(peer, "call-sampling", tool.name, tool.args()))
     answer = wire.answer(call.id)
     failed = "error" in answer or answer.get("result", {}).get("isError")
-    assert failed, f"without the sampling capability, {SAMPLING_TOOL} answered {answer}"
+    assert failed, f"without the sampling capability, {tool.name} answered {answer}"
     assert_session_still_serves(peer)

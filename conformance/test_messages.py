@@ -30,10 +30,11 @@ from conformance.harness.exchanges import (
 )
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_METHOD
 from conformance.harness.peer import Peer
+from conformance.harness.roles import bound, require_role
 from conformance.harness.schema import violations
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio
-from conformance.harness.wire import SAMPLING_TOOL, Wire, is_response, params_of, require_tools, tool_call
+from conformance.harness.wire import Wire, is_response, params_of, tool_call
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun
 
@@ -380,10 +381,11 @@ def check_batches(frames: list) -> None:
 def server_requests(peer: Peer, check: Callable[[dict], None]) -> list[dict]:
     """Every request the server sends while two sampling tool calls run, each passed to ``check`` as
     it comes (before it is answered)."""
+    bound(peer, "sampling-tool")
     opened(peer)
-    require_tools(peer, SAMPLING_TOOL)
+    tool = require_role(peer, "sampling-tool")
     wire = Wire(peer)
-    pending = {wire.send(tool_call(peer, f"sampling-{n}", SAMPLING_TOOL, {"prompt": "Say hello"})).id for n in (1, 2)}
+    pending = {wire.send(tool_call(peer, f"sampling-{n}", tool.name, tool.args())).id for n in (1, 2)}
     asked: list[dict] = []
     while pending:
         frame = wire.until(
@@ -397,7 +399,7 @@ def server_requests(peer: Peer, check: Callable[[dict], None]) -> list[dict]:
         elif isinstance(frame, dict):
             pending.discard(frame["id"])
     if not asked:
-        pytest.skip(f"fixture-missing: {SAMPLING_TOOL} sent the client no request")
+        pytest.skip(f"fixture-missing: {tool.name} sent the client no request")
     return asked
 
 

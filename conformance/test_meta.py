@@ -13,9 +13,10 @@ from conformance.harness.exchanges import is_request, meta_objects, rich_request
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer
+from conformance.harness.roles import require_role
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer, default_results
 from conformance.harness.surface import await_notification, call_tool
-from conformance.harness.wire import SAMPLING_TOOL, params_of, require_tools
+from conformance.harness.wire import params_of
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun
 
@@ -58,8 +59,9 @@ def test_a_request_without_its_meta_envelope_gets_400(revision: str, http_server
 
 
 def sampling_without_the_capability(peer: Peer) -> dict:
-    require_tools(peer, SAMPLING_TOOL)
-    return peer.rpc("tools/call", {"name": SAMPLING_TOOL, "arguments": {"prompt": "Say hello"}}, check=False)
+    """The tool that cannot be served without the client's sampling capability, called without it."""
+    tool = require_role(peer, "sampling-required-tool")
+    return peer.rpc("tools/call", {"name": tool.name, "arguments": tool.args()}, check=False)
 
 
 @for_req("meta-missing-client-capability-error", "server", transports=BOTH_TRANSPORTS)
@@ -318,24 +320,32 @@ def answers_as(peer: Peer, info: dict | None, requests: list[tuple[str, dict | N
     return found
 
 
-ORDINARY_REQUESTS: list[tuple[str, dict | None]] = [
-    ("server/discover", None),
-    ("tools/list", None),
-    ("prompts/list", None),
-    ("resources/list", None),
-    ("tools/call", {"name": "test_simple_text", "arguments": {}}),
-]
-GUARDED_REQUESTS: list[tuple[str, dict | None]] = [
-    ("tools/call", {"name": SAMPLING_TOOL, "arguments": {"prompt": "Say hello"}}),  # needs a capability not declared
-    ("resources/read", {"uri": "test://mcp-matrix/no-such-resource"}),
-    ("tools/list", None),
-]
+def ordinary_requests(peer: Peer) -> list[tuple[str, dict | None]]:
+    """Requests any client may make: discovery, the lists, and a call of the profile's simple tool."""
+    requests: list[tuple[str, dict | None]] = [
+        ("server/discover", None),
+        ("tools/list", None),
+        ("prompts/list", None),
+        ("resources/list", None),
+    ]
+    if tool := peer.roles.get("simple-tool"):
+        requests.append(("tools/call", {"name": tool.name, "arguments": tool.args()}))
+    return requests
+
+
+def guarded_requests(peer: Peer) -> list[tuple[str, dict | None]]:
+    """Requests that are refused: the profile's tool needing a capability not declared, an unknown resource;
+    and one that is allowed."""
+    requests: list[tuple[str, dict | None]] = []
+    if tool := peer.roles.get("sampling-required-tool"):
+        requests.append(("tools/call", {"name": tool.name, "arguments": tool.args()}))
+    return [*requests, ("resources/read", {"uri": "test://mcp-matrix/no-such-resource"}), ("tools/list", None)]
 
 
 @for_req("meta-info-not-behavioral", "server", transports=BOTH_TRANSPORTS)
 def test_the_server_answers_alike_whoever_the_client_says_it_is(revision: str, transport: str, peer: Peer) -> None:
-    ordinary = answers_as(peer, ORDINARY, ORDINARY_REQUESTS)
-    other = answers_as(peer, OTHER, ORDINARY_REQUESTS)
+    ordinary = answers_as(peer, ORDINARY, ordinary_requests(peer))
+    other = answers_as(peer, OTHER, ordinary_requests(peer))
     assert ordinary == other, f"answers differ with clientInfo {OTHER}:\n{ordinary}\n{other}"
 
 
@@ -343,9 +353,9 @@ def test_the_server_answers_alike_whoever_the_client_says_it_is(revision: str, t
 def test_a_claimed_identity_opens_or_closes_nothing(revision: str, transport: str, peer: Peer) -> None:
     """What is refused stays refused for a client claiming to be an administrator, and what is allowed
     stays allowed for a client that names itself not at all."""
-    ordinary = answers_as(peer, ORDINARY, GUARDED_REQUESTS)
+    ordinary = answers_as(peer, ORDINARY, guarded_requests(peer))
     for info in (PRIVILEGED, None):
-        claimed = answers_as(peer, info, GUARDED_REQUESTS)
+        claimed = answers_as(peer, info, guarded_requests(peer))
         assert claimed == ordinary, f"answers differ with clientInfo {info}:\n{ordinary}\n{claimed}"
 
 
@@ -400,14 +410,12 @@ def test_the_server_relies_on_no_capability_the_request_does_not_declare(
     """A tool that needs sampling, called first by a request that declares it, then by one that does not:
     the second must not be answered by asking the client to sample (capabilities are never inferred from
     earlier requests)."""
-    require_tools(peer, SAMPLING_TOOL)
+    tool = require_role(peer, "sampling-tool")
     declaring = {"_meta": {CLIENT_CAPABILITIES: {"sampling": {}}}}
-    first = peer.rpc(
-        "tools/call", {"name": SAMPLING_TOOL, "arguments": {"prompt": "Say hello"}} | declaring, check=False
-    )
+    first = peer.rpc("tools/call", {"name": tool.name, "arguments": tool.args()} | declaring, check=False)
     if "sampling/createMessage" not in sampling_asked(first):
-        pytest.skip(f"fixture-missing: {SAMPLING_TOOL} did not ask for sampling even when declared: {first}")
-    second = peer.rpc("tools/call", {"name": SAMPLING_TOOL, "arguments": {"prompt": "Say hello"}}, check=False)
+        pytest.skip(f"fixture-missing: {tool.name} did not ask for sampling even when declared: {first}")
+    second = peer.rpc("tools/call", {"name": tool.name, "arguments": tool.args()}, check=False)
     assert "sampling/createMessage" not in sampling_asked(second), f"undeclared, the server still asked: {second}"
 
 
@@ -420,16 +428,15 @@ def sampling_asked(response: dict) -> list[str]:
 # -- subscriptions/listen ------------------------------------------------------------------------------------
 
 SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
-TOOL_CHANGE_TRIGGER = "test_trigger_tool_change"
 
 
 @for_req("meta-subscription-id-on-listen-notifications", "server", transports=BOTH_TRANSPORTS)
 def test_notifications_on_a_listen_stream_name_their_subscription(revision: str, transport: str, peer: Peer) -> None:
-    require_tools(peer, TOOL_CHANGE_TRIGGER)
+    changer = require_role(peer, "tool-list-changer")
     peer.send_request(peer.envelope("subscriptions/listen", "listen-7", {"notifications": {"toolsListChanged": True}}))
     acknowledged = await_notification(peer, "notifications/subscriptions/acknowledged")
-    called = call_tool(peer, TOOL_CHANGE_TRIGGER)
-    assert "result" in called, f"{TOOL_CHANGE_TRIGGER} failed: {called}"
+    called = call_tool(peer, changer.name, changer.args())
+    assert "result" in called, f"{changer.name} failed: {called}"
     changed = await_notification(peer, "notifications/tools/list_changed")
     for notification in (acknowledged, changed):
         meta = params_of(notification).get("_meta") or {}

@@ -19,19 +19,17 @@ import pytest
 from conformance.harness import schema
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
+from conformance.harness.roles import bound, require_role
 from conformance.harness.wire import (
-    SAMPLING_TOOL,
     Seen,
     Wire,
     answers,
     is_response,
     params_of,
-    require_tools,
     tool_call,
 )
 from conformance.matrix.covers import for_req
 
-PROGRESS_TOOL = "test_tool_with_progress"
 TOKEN = "progress-token-1"
 CALL_ID = "progress-call"
 PRINTABLE = re.compile(r"^[^\x00-\x08\x0b-\x1f\x7f]+$")
@@ -39,10 +37,11 @@ PRINTABLE = re.compile(r"^[^\x00-\x08\x0b-\x1f\x7f]+$")
 
 def progress_run(peer: Peer, tokens: tuple[Any, ...] = (TOKEN,)) -> Wire:
     """Call the progress tool once per token, concurrently, then ``tools/list``; every frame kept."""
+    bound(peer, "progress-tool")
     peer.open()
-    require_tools(peer, PROGRESS_TOOL)
+    tool = require_role(peer, "progress-tool")
     wire = Wire(peer)
-    calls = [wire.send(tool_call(peer, f"{CALL_ID}-{i}", PROGRESS_TOOL, token=t)) for i, t in enumerate(tokens)]
+    calls = [wire.send(tool_call(peer, f"{CALL_ID}-{i}", tool.name, tool.args(), t)) for i, t in enumerate(tokens)]
     for call in calls:
         wire.answer(call.id)
     wire.answer(wire.send(peer.envelope("tools/list", "after")).id)  # the probe that follows the call
@@ -178,15 +177,16 @@ def test_concurrent_progress_tokens_are_kept_apart(revision: str, transport: str
 
 def server_requests(peer: Peer, count: int) -> list[dict]:
     """``count`` tool calls that each make the server ask the client for sampling; the server's requests."""
+    bound(peer, "sampling-tool")
     peer.open({"sampling": {}})
-    require_tools(peer, SAMPLING_TOOL)
+    tool = require_role(peer, "sampling-tool")
     wire = Wire(peer)
-    calls = [wire.send(tool_call(peer, f"sampling-{i}", SAMPLING_TOOL, {"prompt": "Say hello"})) for i in range(count)]
+    calls = [wire.send(tool_call(peer, f"sampling-{i}", tool.name, tool.args())) for i in range(count)]
     asked: list[dict] = []
     while len(asked) < count:
         frame = wire.until(lambda f: "id" in f, "request from the server")
         if is_response(frame) and frame["id"] in {c.id for c in calls}:
-            pytest.skip(f"fixture-missing: {SAMPLING_TOOL} sent the client no request ({frame})")
+            pytest.skip(f"fixture-missing: {tool.name} sent the client no request ({frame})")
         if not is_response(frame):
             asked.append(frame)
     return asked

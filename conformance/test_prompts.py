@@ -14,6 +14,7 @@ import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
+from conformance.harness.roles import bound, require_role
 from conformance.harness.surface import (
     assert_available_is_listed,
     assert_capability_declared,
@@ -21,24 +22,15 @@ from conformance.harness.surface import (
     assert_list_connection_independent,
     is_base64,
     listed,
-    require_fixture,
 )
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import SessionFactory
 
-SIMPLE_PROMPT = "test_simple_prompt"
-ARGUMENTS_PROMPT = "test_prompt_with_arguments"
 UNKNOWN_PROMPT = "mcp-matrix-no-such-prompt"
-TRIGGER_PROMPT_CHANGE = "test_trigger_prompt_change"
 INVALID_PARAMS = -32602
-# Arguments for the official suite's prompts that require some.
-KNOWN_ARGUMENTS: dict[str, dict[str, str]] = {
-    ARGUMENTS_PROMPT: {"arg1": "alpha", "arg2": "beta"},
-    "test_prompt_with_embedded_resource": {"resourceUri": "test://static-text"},
-}
-# The official suite's prompts that first ask the client for input (multi round-trip, elicitation):
-# judged by the mrtr rows and the referee, not by the content checks, which get each prompt once.
-ASKS_FOR_INPUT = {"test_input_required_result_prompt"}
+# The prompts that first ask the client for input (multi round-trip, elicitation) are judged by the
+# mrtr rows and the referee, not by the content checks, which get each prompt once.
+ASKS_FOR_INPUT = "input-required-prompt"
 # RFC 6838 section 4.2: type "/" subtype, each a restricted-name; parameters may follow.
 RESTRICTED_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
 MIME_TYPE = re.compile(rf"^{RESTRICTED_NAME}/{RESTRICTED_NAME}(\s*;.*)?$")
@@ -54,14 +46,18 @@ def get_prompt(peer: Peer, name: str, arguments: dict[str, str] | None = None) -
 
 
 def content_items(peer: Peer, kind: str) -> list[dict]:
-    """The content items of type ``kind`` in the messages of every prompt the suite can get."""
+    """The content items of type ``kind`` in the messages of every prompt the suite can get: those that
+    require no arguments, and those bound to a role, with the role's arguments."""
     peer.open()
+    bindings = [b for b in peer.roles.values() if b.kind == "prompt"]
+    asking = {b.name for b in bindings if b.role == ASKS_FOR_INPUT}
+    known = {b.name: dict(b.arguments) for b in bindings if b.role != ASKS_FOR_INPUT}
     items: list[dict] = []
     for prompt in listed(peer, "prompts/list"):
         name = prompt.get("name", "")
         required = [a.get("name") for a in prompt.get("arguments") or [] if a.get("required")]
-        arguments = KNOWN_ARGUMENTS.get(name, {})
-        if name in ASKS_FOR_INPUT or any(argument not in arguments for argument in required):
+        arguments = known.get(name, {})
+        if name in asking or any(argument not in arguments for argument in required):
             continue
         response = get_prompt(peer, name, arguments or None)
         assert "result" in response, f"prompts/get {name} failed: {response}"
@@ -91,29 +87,31 @@ def test_a_server_listing_prompts_declares_the_prompts_capability(revision: str,
 
 @for_req("prompts-list-current-set", "server", transports=BOTH_TRANSPORTS)
 def test_prompts_list_holds_the_prompts_that_can_be_got(revision: str, transport: str, peer: Peer) -> None:
-    assert_available_is_listed(peer, "prompts/list", "name", SIMPLE_PROMPT, "prompts/get", {"name": SIMPLE_PROMPT})
+    assert_available_is_listed(peer, "prompts/list", "name", "simple-prompt", "prompts/get", "name")
 
 
 @for_req("prompts-list-set-connection-independent", "server")
 def test_prompts_list_depends_neither_on_the_connection_nor_on_earlier_requests(
     revision: str, server: Peer, open_session: SessionFactory
 ) -> None:
+    prompt = bound(server, "simple-prompt")
+    arguments = prompt.args() or None
     assert_list_connection_independent(
-        server, open_session, revision, "prompts/list", lambda peer: get_prompt(peer, SIMPLE_PROMPT)
+        server, open_session, revision, "prompts/list", lambda peer: get_prompt(peer, prompt.name, arguments)
     )
 
 
 @for_req("prompts-list-changed-notify", "server")
 def test_a_prompt_list_change_is_announced(revision: str, server: Peer) -> None:
     assert_list_changed_announced(
-        server, "prompts", TRIGGER_PROMPT_CHANGE, "notifications/prompts/list_changed", "promptsListChanged"
+        server, "prompts", "prompt-list-changer", "notifications/prompts/list_changed", "promptsListChanged"
     )
 
 
 @for_req("prompts-list-changed-notify-subscribers", "server")
 def test_a_prompt_list_change_is_announced_to_subscribers(revision: str, server: Peer) -> None:
     assert_list_changed_announced(
-        server, "prompts", TRIGGER_PROMPT_CHANGE, "notifications/prompts/list_changed", "promptsListChanged"
+        server, "prompts", "prompt-list-changer", "notifications/prompts/list_changed", "promptsListChanged"
     )
 
 
@@ -164,20 +162,25 @@ def test_an_unknown_prompt_gets_minus_32602(revision: str, transport: str, peer:
 
 
 def get_without_a_required_argument(peer: Peer) -> dict:
-    """prompts/get of the official suite's prompt with two required arguments, giving only one."""
+    """prompts/get of the prompt with two required arguments, giving only the first."""
+    bound(peer, "arguments-prompt")
     peer.open()
-    prompts = {p.get("name"): p for p in listed(peer, "prompts/list")}
-    require_fixture(peer, "prompt", ARGUMENTS_PROMPT, set(prompts))
-    return get_prompt(peer, ARGUMENTS_PROMPT, {"arg1": "alpha"})
+    prompt = require_role(peer, "arguments-prompt")
+    first = next(iter(prompt.arguments.items()), None)
+    if first is None or len(prompt.arguments) < 2:
+        pytest.skip(f"fixture-missing: the profile gives {prompt.name} fewer than two arguments to leave one out")
+    return get_prompt(peer, prompt.name, dict([first]))
 
 
 @for_req("prompts-get-missing-arguments-error", "server", transports=BOTH_TRANSPORTS)
 def test_a_missing_required_argument_gets_minus_32602(revision: str, transport: str, peer: Peer) -> None:
     code = refusal_code(get_without_a_required_argument(peer))
-    assert code == INVALID_PARAMS, f"prompts/get without arg2 was refused with code {code}"
+    assert code == INVALID_PARAMS, f"prompts/get without a required argument was refused with code {code}"
 
 
 @for_req("prompts-validate-arguments", "server", transports=BOTH_TRANSPORTS)
 def test_a_get_missing_a_required_argument_is_refused(revision: str, transport: str, peer: Peer) -> None:
     response = get_without_a_required_argument(peer)
-    assert "error" in response and "result" not in response, f"prompts/get without arg2 was answered {response}"
+    assert "error" in response and "result" not in response, (
+        f"prompts/get without a required argument was answered {response}"
+    )

@@ -2,8 +2,8 @@
 
 Each test holds the server under test to one requirement of docs/spec/requirements.md
 (resources), at every revision its cover claims (see coverage/resources.py). The resources read
-are the official conformance suite's (``test://static-text``, ``test://static-binary``) and every
-resource the server lists; the list-changed trigger is the fixture's ``test_trigger_resource_change``.
+are the one the profile binds to ``static-text-resource`` (the official suite's ``test://static-text``)
+and every resource the server lists; the list changes by the tool of ``resource-list-changer``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
+from conformance.harness.roles import bound
 from conformance.harness.surface import (
     assert_available_is_listed,
     assert_capability_declared,
@@ -26,10 +27,8 @@ from conformance.harness.surface import (
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import SessionFactory
 
-STATIC_TEXT = "test://static-text"
 UNKNOWN_RESOURCE = "test://mcp-matrix/no-such-resource"
 MALFORMED_URI = "not a valid uri"  # spaces: no URI or URI reference of RFC 3986
-TRIGGER_RESOURCE_CHANGE = "test_trigger_resource_change"
 INVALID_PARAMS = -32602
 RESOURCE_NOT_FOUND = -32002  # up to 2025-11-25
 URI_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")  # RFC 3986 section 3.1, and its colon
@@ -60,15 +59,16 @@ def test_a_server_listing_resources_declares_the_resources_capability(
 
 @for_req("resources-list-current-set", "server", transports=BOTH_TRANSPORTS)
 def test_resources_list_holds_the_resources_that_can_be_read(revision: str, transport: str, peer: Peer) -> None:
-    assert_available_is_listed(peer, "resources/list", "uri", STATIC_TEXT, "resources/read", {"uri": STATIC_TEXT})
+    assert_available_is_listed(peer, "resources/list", "uri", "static-text-resource", "resources/read", "uri")
 
 
 @for_req("resources-list-set-connection-independent", "server")
 def test_resources_list_depends_neither_on_the_connection_nor_on_earlier_requests(
     revision: str, server: Peer, open_session: SessionFactory
 ) -> None:
+    resource = bound(server, "static-text-resource")
     assert_list_connection_independent(
-        server, open_session, revision, "resources/list", lambda peer: read(peer, STATIC_TEXT)
+        server, open_session, revision, "resources/list", lambda peer: read(peer, resource.name)
     )
 
 
@@ -77,7 +77,7 @@ def test_a_resource_list_change_is_announced(revision: str, server: Peer) -> Non
     assert_list_changed_announced(
         server,
         "resources",
-        TRIGGER_RESOURCE_CHANGE,
+        "resource-list-changer",
         "notifications/resources/list_changed",
         "resourcesListChanged",
     )

@@ -13,13 +13,14 @@ import pytest
 
 from conformance.harness.launcher import process_running
 from conformance.harness.peer import HarnessError, Peer
+from conformance.harness.roles import bound, require_role, require_roles
 from conformance.harness.schema import violations
 from conformance.harness.scripted_stdio import ScriptedStdio, StdioRecord
 from conformance.harness.stdio import StdioPeer
-from conformance.harness.wire import Wire, answers, reports_progress, require_tools, tool_call
+from conformance.harness.wire import Wire, answers, reports_progress, tool_call
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun
-from conformance.test_cancellation import check_stops_processing, outcome, slow_operation
+from conformance.test_cancellation import SLOW_TOOLS, check_stops_processing, outcome, slow_operation
 
 EXIT_SECONDS = 2.0
 
@@ -229,12 +230,7 @@ def test_any_legacy_refusal_of_the_probe_leads_to_initialize(
 
 # A notifications/cancelled whose params the revision's schema refuses: what servers drop, and may log.
 MALFORMED_CANCELLATION = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"not":"an id"}}}'
-END_SESSION_TOOL = "test_end_session"
-INPUT_TOOLS = {  # the fixture's tools that need the client's input: server requests before 2026-07-28
-    "test_sampling": {"prompt": "Say hello"},
-    "test_elicitation": {"message": "Who are you?"},
-    "test_list_roots": {},
-}
+INPUT_ROLES = ("sampling-tool", "elicitation-tool", "roots-tool")  # tools that needed the client's input
 INPUT_CAPABILITIES = {"sampling": {}, "elicitation": {}, "roots": {}}
 
 
@@ -256,11 +252,13 @@ def test_what_the_server_logs_on_stderr_is_utf8_text(revision: str, server: Stdi
 
 @for_req("stdio-server-may-initiate-shutdown", "server")
 def test_a_server_ending_the_session_closes_stdout_and_exits(revision: str, server: StdioPeer) -> None:
-    """The fixture's ``test_end_session`` makes the server end the session itself; it must then close
-    its stdout (end of file on the client's side) and exit, while the client keeps stdin open."""
+    """The tool of role ``session-ender`` (the fixture's ``test_end_session``) makes the server end the
+    session itself; it must then close its stdout (end of file on the client's side) and exit, while the
+    client keeps stdin open."""
+    bound(server, "session-ender")
     server.open()
-    require_tools(server, END_SESSION_TOOL)
-    server.send_request(tool_call(server, "end", END_SESSION_TOOL))
+    ender = require_role(server, "session-ender")
+    server.send_request(tool_call(server, "end", ender.name, ender.args()))
     deadline = time.monotonic() + EXIT_SECONDS
     closed = server.stdout_ended.wait(EXIT_SECONDS)
     while time.monotonic() < deadline and process_running(server.process.pid):
@@ -276,11 +274,12 @@ def test_a_server_ending_the_session_closes_stdout_and_exits(revision: str, serv
 def test_a_modern_server_writes_no_requests(revision: str, server: StdioPeer) -> None:
     """The calls that needed the client's input before 2026-07-28 (sampling, elicitation, roots), by a
     client able to give it: what comes back on stdout are responses and notifications only."""
+    for role in INPUT_ROLES:
+        bound(server, role)
     server.open()
-    require_tools(server, *INPUT_TOOLS)
     meta = {"io.modelcontextprotocol/clientCapabilities": INPUT_CAPABILITIES}
-    for name, arguments in INPUT_TOOLS.items():
-        server.rpc("tools/call", {"name": name, "arguments": arguments, "_meta": meta}, check=False)
+    for tool in require_roles(server, *INPUT_ROLES):
+        server.rpc("tools/call", {"name": tool.name, "arguments": tool.args(), "_meta": meta}, check=False)
     Wire(server).settle()
     frames = [json.loads(line) for line in server.received_lines]
     requests = [f for f in frames if isinstance(f, dict) and "method" in f and "id" in f]
@@ -292,6 +291,8 @@ def test_nothing_more_comes_for_a_cancelled_request(revision: str, server: Stdio
     """After the cancellation, a request sent behind it is answered: whatever the server sends after that
     answer it sent knowing of the cancellation, and none of it may be for the cancelled request (its
     response, an error, a progress notification)."""
+    for role in SLOW_TOOLS:
+        bound(server, role)
     wire = Wire(server)
     call, run_id = slow_operation(server, wire)
     wire.cancel(call)

@@ -27,6 +27,7 @@ import pytest
 from conformance.harness.frames import UNKNOWN_METHOD, initialize_params, modern_meta
 from conformance.harness.http import EventStream, Exchange, HttpPeer
 from conformance.harness.peer import HarnessError, ImplementationTimeout
+from conformance.harness.roles import bound, optional_roles, require_role, require_roles
 from conformance.harness.scripted_server import (
     MODERN,
     SCRIPTED_TOOL,
@@ -40,17 +41,15 @@ from conformance.harness.scripted_server import (
 )
 from conformance.harness.trace import Trace
 from conformance.harness.wire import (
-    SAMPLING_TOOL,
     Wire,
     is_response,
     params_of,
     reports_progress,
-    require_tools,
     tool_call,
 )
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun, ConfiguredServer
-from conformance.test_cancellation import OUTCOME_TOOL, SLOW_STEPS, SLOW_TOOL, slow_operation
+from conformance.test_cancellation import SLOW_STEPS, SLOW_TOOLS, slow_operation
 from conformance.test_cancellation import outcome as operation_outcome
 
 FOREIGN_ORIGIN = "http://attacker.example"
@@ -265,12 +264,18 @@ def after_initialize(received: list[Received]) -> list[Received]:
 
 # -- sessions and streams (up to 2025-11-25) -----------------------------------------------------------
 
-PROGRESS_CALL = {"name": "test_tool_with_progress", "arguments": {}, "_meta": {"progressToken": "progress-1"}}
+PROGRESS_TOKEN = "progress-1"
+
+
+def progress_params(peer: HttpPeer, token: str = PROGRESS_TOKEN) -> dict:
+    """tools/call params of the profile's progress tool, with a progress token."""
+    tool = bound(peer, "progress-tool")
+    return {"name": tool.name, "arguments": tool.args(), "_meta": {"progressToken": token}}
 
 
 def progress_stream(peer: HttpPeer, request_id: str = "call") -> Exchange:
     """A tools/call whose answer streams: progress notifications, then the result."""
-    return peer.exchange("POST", peer.envelope("tools/call", request_id, PROGRESS_CALL))
+    return peer.exchange("POST", peer.envelope("tools/call", request_id, progress_params(peer)))
 
 
 @for_req("streamable-http-session-id-unique", "server")
@@ -395,8 +400,9 @@ def test_a_modern_server_issues_no_session_id(revision: str, http_server: HttpPe
 
 @for_req("streamable-http-server-decode-base64", "server")
 def test_a_base64_encoded_name_header_is_decoded(revision: str, http_server: HttpPeer) -> None:
-    frame = http_server.envelope("tools/call", "named", {"name": "test_simple_text", "arguments": {}})
-    encoded = "=?base64?" + base64.b64encode(b"test_simple_text").decode() + "?="
+    tool = bound(http_server, "simple-tool")
+    frame = http_server.envelope("tools/call", "named", {"name": tool.name, "arguments": tool.args()})
+    encoded = "=?base64?" + base64.b64encode(tool.name.encode()).decode() + "?="
     exchange = http_server.exchange("POST", frame, http_server.headers_for(frame) | {"Mcp-Name": encoded})
     frames = http_server.frames_of(exchange)
     assert exchange.status == 200 and [f for f in frames if "result" in f], (exchange.status, frames)
@@ -404,20 +410,21 @@ def test_a_base64_encoded_name_header_is_decoded(revision: str, http_server: Htt
 
 # -- the GET stream, event ids, resumption and replay (2025-03-26 .. 2025-11-25) -------------------------
 #
-# The fixture's tools make the server speak on its own: test_trigger_*_change announce a list change (a
-# notification tied to no request: it travels on the GET stream, or waits in the event store while none
-# is connected); test_close_standalone_stream closes the GET stream; test_reconnection closes its own
-# request's stream before answering (SEP-1699). Request ids are unique across sessions, because a server
-# may key its streams' events by request id.
+# The tools of these roles make the server speak on its own: the list changers (the fixture's
+# test_trigger_*_change) announce a list change (a notification tied to no request: it travels on the GET
+# stream, or waits in the event store while none is connected); get-stream-closer closes the GET stream;
+# reconnection-tool closes its own request's stream before answering (SEP-1699). Request ids are unique
+# across sessions, because a server may key its streams' events by request id. Each test looks up the
+# roles it needs before it opens a stream.
 
-ANNOUNCERS = {
-    "tools": "test_trigger_tool_change",
-    "prompts": "test_trigger_prompt_change",
-    "resources": "test_trigger_resource_change",
-}
-CLOSE_GET_STREAM = "test_close_standalone_stream"
-RECONNECTION = "test_reconnection"
-PROGRESS_TOKEN = PROGRESS_CALL["_meta"]["progressToken"]
+ANNOUNCERS = {"tools": "tool-list-changer", "prompts": "prompt-list-changer", "resources": "resource-list-changer"}
+
+
+def needs(peer: HttpPeer, *roles: str) -> None:
+    """Each of ``roles`` (or of the list changes ``ANNOUNCERS`` names) is bound by the target's profile;
+    fixture-missing, before anything is sent, when one is not."""
+    for role in roles:
+        bound(peer, ANNOUNCERS.get(role, role))
 
 
 def unique(prefix: str) -> str:
@@ -484,7 +491,8 @@ def announce(peer: HttpPeer, kind: str) -> list[Any]:
     fixture-missing when it declared no ``<kind>.listChanged``: then it owes no announcement anywhere."""
     if not peer.declares(kind, "listChanged"):
         pytest.skip(f"fixture-missing: the server declares no {kind}.listChanged, so it announces nothing")
-    return call_tool(peer, ANNOUNCERS[kind])
+    changer = bound(peer, ANNOUNCERS[kind])
+    return call_tool(peer, changer.name, arguments=changer.args())
 
 
 def last_event_id(stream: EventStream) -> str:
@@ -496,6 +504,7 @@ def last_event_id(stream: EventStream) -> str:
 
 def heard_once(peer: HttpPeer) -> tuple[EventStream, str]:
     """The GET stream after it delivered one announcement (of the tool list), and that event's id."""
+    needs(peer, "tools")
     stream = listening(peer)
     announce(peer, "tools")
     stream.read_until(announced("tools"))
@@ -515,12 +524,14 @@ class Listened:
 def listen_while_working(peer: HttpPeer) -> Listened:
     """Open the GET stream, run a progress-reporting tools/call to its end on its own POST stream, then
     have the server announce a tool list change; read the GET stream up to the announcement."""
+    needs(peer, "tools", "progress-tool")
     stream = listening(peer)
     if not peer.declares("tools", "listChanged"):
         pytest.skip("fixture-missing: the server declares no tools.listChanged, so it announces nothing")
     working, announcing = unique("working"), unique("announcing")
     on_posts = peer.frames_of(progress_stream(peer, working))
-    on_posts += call_tool(peer, ANNOUNCERS["tools"], announcing)
+    changer = bound(peer, ANNOUNCERS["tools"])
+    on_posts += call_tool(peer, changer.name, announcing, arguments=changer.args())
     if any(announced("tools")(f) for f in on_posts):
         pytest.skip("fixture-missing: the server announced its change on the POST stream, not the GET stream")
     return Listened(stream, stream.read_until(announced("tools")), on_posts, (working, announcing))
@@ -529,7 +540,8 @@ def listen_while_working(peer: HttpPeer) -> Listened:
 def closed_by_server(peer: HttpPeer, stream: EventStream) -> bool:
     """Ask the server to close its GET stream, then have it announce a prompt list change: True when the
     stream ended before that announcement reached it. fixture-missing when it stayed open."""
-    call_tool(peer, CLOSE_GET_STREAM)
+    closer = bound(peer, "get-stream-closer")
+    call_tool(peer, closer.name, arguments=closer.args())
     announce(peer, "prompts")
     while True:
         seen = len(stream.frames)
@@ -540,11 +552,14 @@ def closed_by_server(peer: HttpPeer, stream: EventStream) -> bool:
 
 
 def cut_short(peer: HttpPeer, request_id: str) -> Exchange:
-    """tools/call test_reconnection: the server closes the request's stream before answering (read to
-    its end). fixture-missing when the answer came on it, or when it has no event with an id."""
-    exchange = peer.exchange("POST", peer.envelope("tools/call", request_id, {"name": RECONNECTION, "arguments": {}}))
+    """tools/call of the reconnection tool: the server closes the request's stream before answering (read
+    to its end). fixture-missing when the answer came on it, or when it has no event with an id."""
+    tool = bound(peer, "reconnection-tool")
+    exchange = peer.exchange(
+        "POST", peer.envelope("tools/call", request_id, {"name": tool.name, "arguments": tool.args()})
+    )
     if any(answers(request_id)(f) for f in peer.frames_of(exchange)):
-        pytest.skip("fixture-missing: the server answered test_reconnection without closing its stream early")
+        pytest.skip(f"fixture-missing: the server answered {tool.name} without closing its stream early")
     return exchange
 
 
@@ -573,6 +588,7 @@ def test_the_endpoint_serves_get_beside_post(revision: str, http_server: HttpPee
 
 @for_req("streamable-http-get-stream-requests-notifications", "server")
 def test_the_server_sends_its_own_notifications_on_the_get_stream(revision: str, http_server: HttpPeer) -> None:
+    needs(http_server, "tools")
     stream = listening(http_server)
     announce(http_server, "tools")
     before = len(http_server.violations)
@@ -628,6 +644,7 @@ def test_each_message_travels_on_one_stream_only(revision: str, http_server: Htt
 
 @for_req("streamable-http-get-stream-server-close", "server")
 def test_the_server_can_close_its_get_stream_and_the_session_goes_on(revision: str, http_server: HttpPeer) -> None:
+    needs(http_server, "get-stream-closer", "prompts", "resources")
     stream = listening(http_server)
     assert closed_by_server(http_server, stream), "the GET stream broke instead of ending"
     again = get_stream(http_server, next((e["id"] for e in reversed(stream.events) if e.get("id")), None))
@@ -638,6 +655,7 @@ def test_the_server_can_close_its_get_stream_and_the_session_goes_on(revision: s
 
 @for_req("streamable-http-get-stream-retry-before-close", "server")
 def test_the_server_sends_retry_before_closing_its_get_stream(revision: str, http_server: HttpPeer) -> None:
+    needs(http_server, "get-stream-closer", "prompts")
     stream, _ = heard_once(http_server)
     assert closed_by_server(http_server, stream), "the GET stream broke instead of ending"
     assert any("retry" in e for e in stream.events), f"the GET stream closed with no retry field: {stream.events}"
@@ -661,19 +679,16 @@ def test_event_ids_follow_the_sse_standard(revision: str, http_server: HttpPeer)
 
 @for_req("streamable-http-resumable-streams-allowed", "server")
 def test_a_dropped_request_stream_resumes_without_loss(revision: str, http_server: HttpPeer) -> None:
+    slow, outcome_tool = (bound(http_server, role) for role in SLOW_TOOLS)
     request_id, run = unique("resumable"), unique("run")
-    params = {
-        "name": "test_cancellable_operation",
-        "arguments": {"run_id": run, "steps": 3},
-        "_meta": {"progressToken": run},
-    }
+    params = {"name": slow.name, "arguments": slow.args(run_id=run, steps=3), "_meta": {"progressToken": run}}
     request = opened(http_server).open_request(http_server.envelope("tools/call", request_id, params))
     first = http_server.receive()
     request.close()  # the connection drops mid-request
     last = http_server.last_event_id
     if last is None:
         pytest.skip("fixture-missing: the server gives its events no ids")
-    call_tool(http_server, "test_cancellable_operation_outcome", arguments={"run_id": run})  # the run has ended
+    call_tool(http_server, outcome_tool.name, arguments=outcome_tool.args(run_id=run))  # the run has ended
     delivered = [first, *drained(http_server)]
     resumed = resuming(http_server, last)
     replayed = resumed.read_until(answers(request_id))
@@ -684,6 +699,7 @@ def test_a_dropped_request_stream_resumes_without_loss(revision: str, http_serve
 
 @for_req("streamable-http-replay-on-resume", "server")
 def test_a_resumed_get_stream_replays_what_it_missed_then_goes_on(revision: str, http_server: HttpPeer) -> None:
+    needs(http_server, "resources", "prompts")
     stream, last = heard_once(http_server)
     stream.close()
     announce(http_server, "resources")  # while the stream is disconnected
@@ -699,10 +715,12 @@ def test_a_resumed_get_stream_replays_what_it_missed_then_goes_on(revision: str,
 def test_a_resumed_stream_replays_nothing_of_another_stream(
     revision: str, http_server: HttpPeer, tmp_path: Path
 ) -> None:
+    needs(http_server, "prompts", "resources")
     stream, last = heard_once(http_server)
     stream.close()
     trace = Trace(tmp_path / "other-session.jsonl", "streamable-http")
     with HttpPeer(http_server.url, trace, revision, fault=http_server.fault) as other:
+        other.roles = http_server.roles  # another client of the same target
         elsewhere = listening(other)
         announce(other, "prompts")  # delivered on the other session's GET stream
         elsewhere.read_until(announced("prompts"))
@@ -719,12 +737,14 @@ def test_a_resumed_stream_replays_nothing_of_another_stream(
 
 @for_req("streamable-http-retry-before-close", "server")
 def test_a_stream_closed_early_carried_a_retry_field(revision: str, http_server: HttpPeer) -> None:
+    needs(http_server, "reconnection-tool")
     exchange = cut_short(opened(http_server), unique("retry"))
     assert any("retry" in e for e in exchange.events), f"closed with no retry field: {exchange.events}"
 
 
 @for_req("streamable-http-server-close-connection-keep-stream", "server")
 def test_a_connection_closed_early_leaves_the_stream_resumable(revision: str, http_server: HttpPeer) -> None:
+    needs(http_server, "reconnection-tool")
     request_id = unique("kept")
     exchange = cut_short(opened(http_server), request_id)
     ids = [e["id"] for e in exchange.events if e.get("id")]
@@ -736,6 +756,7 @@ def test_a_connection_closed_early_leaves_the_stream_resumable(revision: str, ht
 
 @for_req("streamable-http-event-id-identifies-stream", "server")
 def test_a_last_event_id_resumes_its_own_stream(revision: str, http_server: HttpPeer) -> None:
+    needs(http_server, "reconnection-tool")
     opened(http_server)
     cuts = {}
     for name in ("first", "second"):
@@ -789,7 +810,6 @@ QUICK_STEPS = 8  # 0.4 s of the slow operation: long enough to drop its stream m
 PROMPT_STEPS = 5  # 50 ms steps a cancelled operation may still take: "as soon as practical", on a busy machine
 SESSION_SAMPLE = 8  # sessions opened to judge how guessable their ids are
 MIN_SESSION_ID_BITS = 64  # OWASP's floor for the entropy of a session identifier
-PROGRESS_TOOL = PROGRESS_CALL["name"]
 CHANGE_NOTIFICATIONS = frozenset(
     {
         "notifications/tools/list_changed",
@@ -868,18 +888,18 @@ def request_stream(peer: HttpPeer, frame: dict) -> list[Any]:
 
 
 def progress_call(peer: HttpPeer, request_id: str, token: str) -> dict:
-    return peer.envelope("tools/call", request_id, PROGRESS_CALL | {"_meta": {"progressToken": token}})
+    return peer.envelope("tools/call", request_id, progress_params(peer, token))
 
 
 def concurrent_streams(peer: HttpPeer) -> tuple[dict[str, dict], dict[str, list[Any]]]:
     """Two progress calls with tokens of their own and, where the server has the tool, a call announcing a
     tool list change, all POSTed at once; the requests, and the frames of each one's answer, by request id."""
+    bound(peer, "progress-tool")
     peer.open()
-    require_tools(peer, PROGRESS_TOOL)
-    listed = {t.get("name") for t in peer.rpc("tools/list", check=False).get("result", {}).get("tools", [])}
+    require_role(peer, "progress-tool")
     calls = {rid: progress_call(peer, rid, f"{rid}-token") for rid in ("related-a", "related-b")}
-    if ANNOUNCERS["tools"] in listed:
-        calls["announce"] = peer.envelope("tools/call", "announce", {"name": ANNOUNCERS["tools"], "arguments": {}})
+    for changer in optional_roles(peer, ANNOUNCERS["tools"]):
+        calls["announce"] = peer.envelope("tools/call", "announce", {"name": changer.name, "arguments": changer.args()})
     with ThreadPoolExecutor(len(calls)) as pool:
         pending = {rid: pool.submit(peer.exchange, "POST", frame) for rid, frame in calls.items()}
         exchanges = {rid: future.result() for rid, future in pending.items()}
@@ -926,7 +946,7 @@ def closed_mid_operation(peer: HttpPeer, steps: int, *, settle: bool = False) ->
 
 def steps_done(ended: str) -> int:
     found = STEPS_DONE.search(ended)
-    assert found, f"{OUTCOME_TOOL} said {ended!r}"
+    assert found, f"the cancellation outcome tool said {ended!r}"
     return int(found.group(1))
 
 
@@ -1025,10 +1045,11 @@ def test_a_request_stream_delivers_its_response(revision: str, http_server: Http
 
 @for_req("streamable-http-post-stream-keep-open-until-response", "server")
 def test_a_request_stream_stays_open_until_its_response(revision: str, http_server: HttpPeer) -> None:
+    bound(http_server, "slow-tool")
     opened(http_server)
-    require_tools(http_server, SLOW_TOOL)
-    run = {"run_id": f"run-{uuid.uuid4().hex}", "steps": QUICK_STEPS}
-    frames = request_stream(http_server, tool_call(http_server, "slow-call", SLOW_TOOL, run, token="slow-call"))
+    slow = require_role(http_server, "slow-tool")
+    run = slow.args(run_id=f"run-{uuid.uuid4().hex}", steps=QUICK_STEPS)
+    frames = request_stream(http_server, tool_call(http_server, "slow-call", slow.name, run, token="slow-call"))
     progress = [f for f in frames if reports_progress(f, "slow-call")]
     assert [f for f in frames if is_response(f) and f.get("id") == "slow-call"], (
         f"the stream ended after {len(progress)} progress notifications, without the response: {frames[-2:]}"
@@ -1050,13 +1071,14 @@ def test_a_request_of_the_server_on_a_request_stream_is_answered_and_the_call_co
     revision: str, http_server: HttpPeer
 ) -> None:
     """No GET stream is open: whatever the server sends comes on the tool call's own stream."""
+    bound(http_server, "sampling-tool")
     http_server.open({"sampling": {}})
-    require_tools(http_server, SAMPLING_TOOL)
+    sampling = require_role(http_server, "sampling-tool")
     wire = Wire(http_server)
-    call = wire.send(tool_call(http_server, "sampling-call", SAMPLING_TOOL, {"prompt": "Say hello"}))
+    call = wire.send(tool_call(http_server, "sampling-call", sampling.name, sampling.args()))
     asked = wire.until(lambda f: "id" in f and ("method" in f or f["id"] == call.id), "request of the server")
     if is_response(asked):
-        pytest.skip(f"fixture-missing: {SAMPLING_TOOL} sent the client no request ({asked})")
+        pytest.skip(f"fixture-missing: {sampling.name} sent the client no request ({asked})")
     reply = {"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "mcp-matrix"}
     http_server.send({"jsonrpc": "2.0", "id": asked["id"], "result": reply})
     answer = wire.answer(call.id)
@@ -1117,10 +1139,10 @@ def test_a_modern_request_stream_carries_only_notifications_of_its_request(
 def test_a_modern_server_sends_no_requests_on_a_request_stream(revision: str, http_server: HttpPeer) -> None:
     """The sampling tool, asked by a client that declares sampling (before 2026-07-28 the server asks by a
     request on the call's stream), and a progress call, whose answer is an event stream."""
-    require_tools(http_server, SAMPLING_TOOL, PROGRESS_TOOL)
+    tool, _ = require_roles(http_server, "sampling-tool", "progress-tool")
     capable = {"io.modelcontextprotocol/clientCapabilities": {"sampling": {}}, "progressToken": "sampling-call"}
     sampling = http_server.envelope(
-        "tools/call", "sampling-call", {"name": SAMPLING_TOOL, "arguments": {"prompt": "Say hello"}, "_meta": capable}
+        "tools/call", "sampling-call", {"name": tool.name, "arguments": tool.args(), "_meta": capable}
     )
     frames = [
         frame

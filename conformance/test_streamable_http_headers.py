@@ -23,9 +23,10 @@ from typing import Any
 import pytest
 
 from conformance.harness.http import Exchange, HttpPeer
+from conformance.harness.roles import Binding, require_role
 from conformance.harness.scripted_server import Received, ScriptedServer, listing_tools
 from conformance.harness.scripted_stdio import ScriptedStdio
-from conformance.harness.surface import listed_tools, require_tool
+from conformance.harness.surface import listed_tools
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun
 
@@ -174,14 +175,14 @@ def definition_values(schema: dict) -> list[int]:
 
 # -- the server's validation of the headers -------------------------------------------------------------
 
-HEADER_TOOL = "test_header_params"
 
-
-def call_header_tool(peer: HttpPeer, arguments: dict, headers: dict[str, str | None]) -> Exchange:
-    """A ``tools/call`` of the fixture's header tool with the standard headers, then ``headers`` applied
-    (a value of None removes that header, whatever the case of its name)."""
-    require_tool(peer, HEADER_TOOL)
-    frame = peer.envelope("tools/call", "mirrored", {"name": HEADER_TOOL, "arguments": arguments})
+def call_header_tool(
+    peer: HttpPeer, arguments: dict, headers: dict[str, str | None], tool: Binding | None = None
+) -> Exchange:
+    """A ``tools/call`` of the tool of role ``header-params-tool`` (``tool``, or looked up) with the standard
+    headers, then ``headers`` applied (a value of None removes that header, whatever the case of its name)."""
+    tool = tool or require_role(peer, "header-params-tool")
+    frame = peer.envelope("tools/call", "mirrored", {"name": tool.name, "arguments": arguments})
     sent = peer.headers_for(frame)
     for name, value in headers.items():
         for existing in [n for n in sent if n.lower() == name.lower()]:
@@ -229,16 +230,17 @@ def test_a_mirrored_header_with_invalid_characters_is_rejected(revision: str, ht
 
 @for_req("streamable-http-header-names-case-insensitive", "server")
 def test_the_server_reads_header_names_in_any_case(revision: str, http_server: HttpPeer) -> None:
+    tool = require_role(http_server, "header-params-tool")
     frame_headers = {
         "MCP-Protocol-Version": None,
         "Mcp-Method": None,
         "Mcp-Name": None,
         "mcp-PROTOCOL-version": revision,
         "MCP-METHOD": "tools/call",
-        "mcp-name": HEADER_TOOL,
+        "mcp-name": tool.name,
         "MCP-PARAM-REGION": "us-west1",  # the annotation says Region
     }
-    exchange = call_header_tool(http_server, {"region": "us-west1"}, frame_headers)
+    exchange = call_header_tool(http_server, {"region": "us-west1"}, frame_headers, tool)
     assert_served(http_server, exchange, "a call whose header names are in other cases")
 
 

@@ -21,28 +21,23 @@ from jsonschema import Draft202012Validator, SchemaError, validators
 
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
+from conformance.harness.roles import bound, require_role
 from conformance.harness.surface import (
     assert_available_is_listed,
     assert_capability_declared,
     assert_list_changed_announced,
     assert_list_connection_independent,
+    call,
     call_tool,
     listed,
     listed_tools,
     names,
-    require_tool,
     server_capabilities,
     text_of,
 )
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import SessionFactory
 
-SIMPLE_TOOL = "test_simple_text"
-ERROR_TOOL = "test_error_handling"
-EMBEDDED_RESOURCE_TOOL = "test_embedded_resource"
-STRUCTURED_TOOL = "test_structured_output"
-STRUCTURED_ARGUMENTS = {"a": 2, "b": 3}
-TRIGGER_TOOL_CHANGE = "test_trigger_tool_change"
 TOOL_NAME_CHARACTERS = re.compile(r"^[A-Za-z0-9_.-]+$")
 SPECIAL_CHARACTER = re.compile(r"[^A-Za-z0-9_.-]")
 
@@ -54,16 +49,15 @@ def test_a_server_listing_tools_declares_the_tools_capability(revision: str, tra
 
 @for_req("tools-list-current-set", "server", transports=BOTH_TRANSPORTS)
 def test_tools_list_holds_the_tools_that_can_be_called(revision: str, transport: str, peer: Peer) -> None:
-    assert_available_is_listed(peer, "tools/list", "name", SIMPLE_TOOL, "tools/call", {"name": SIMPLE_TOOL})
+    assert_available_is_listed(peer, "tools/list", "name", "simple-tool", "tools/call", "name")
 
 
 @for_req("tools-list-set-connection-independent", "server")
 def test_tools_list_depends_neither_on_the_connection_nor_on_earlier_requests(
     revision: str, server: Peer, open_session: SessionFactory
 ) -> None:
-    assert_list_connection_independent(
-        server, open_session, revision, "tools/list", lambda peer: call_tool(peer, SIMPLE_TOOL)
-    )
+    tool = bound(server, "simple-tool")
+    assert_list_connection_independent(server, open_session, revision, "tools/list", lambda peer: call(peer, tool))
 
 
 @for_req("tools-list-deterministic-order", "server", transports=BOTH_TRANSPORTS)
@@ -77,14 +71,14 @@ def test_tools_are_listed_in_the_same_order_every_time(revision: str, transport:
 @for_req("tools-list-changed-notify", "server")
 def test_a_tool_list_change_is_announced(revision: str, server: Peer) -> None:
     assert_list_changed_announced(
-        server, "tools", TRIGGER_TOOL_CHANGE, "notifications/tools/list_changed", "toolsListChanged"
+        server, "tools", "tool-list-changer", "notifications/tools/list_changed", "toolsListChanged"
     )
 
 
 @for_req("tools-list-changed-notify-subscribers", "server")
 def test_a_tool_list_change_is_announced_to_subscribers(revision: str, server: Peer) -> None:
     assert_list_changed_announced(
-        server, "tools", TRIGGER_TOOL_CHANGE, "notifications/tools/list_changed", "toolsListChanged"
+        server, "tools", "tool-list-changer", "notifications/tools/list_changed", "toolsListChanged"
     )
 
 
@@ -132,35 +126,38 @@ def test_no_two_tools_share_a_name(revision: str, transport: str, peer: Peer) ->
 
 @for_req("tools-name-case-sensitive", "server", transports=BOTH_TRANSPORTS)
 def test_a_tool_name_in_another_case_is_another_tool(revision: str, transport: str, peer: Peer) -> None:
+    bound(peer, "simple-tool")
     peer.open()
-    require_tool(peer, SIMPLE_TOOL)
-    other_case = SIMPLE_TOOL.upper()
-    if other_case in names(listed(peer, "tools/list")):
-        pytest.skip(f"fixture-missing: the server lists both {SIMPLE_TOOL} and {other_case}")
-    response = call_tool(peer, other_case)
+    tool = require_role(peer, "simple-tool")
+    other_case = tool.name.upper()
+    if other_case == tool.name or other_case in names(listed(peer, "tools/list")):
+        pytest.skip(f"fixture-missing: the server lists both {tool.name} and {other_case}")
+    response = call_tool(peer, other_case, tool.args())
     ran = "result" in response and response["result"].get("isError") is not True
-    assert not ran, f"tools/call of {other_case} ran {SIMPLE_TOOL}: {response}"
+    assert not ran, f"tools/call of {other_case} ran {tool.name}: {response}"
 
 
 @for_req("tools-embedded-resources-capability", "server", transports=BOTH_TRANSPORTS)
 def test_a_server_embedding_resources_in_tool_results_declares_resources(
     revision: str, transport: str, peer: Peer
 ) -> None:
+    bound(peer, "embedded-resource-tool")
     capabilities = server_capabilities(peer)
-    require_tool(peer, EMBEDDED_RESOURCE_TOOL)
-    result = call_tool(peer, EMBEDDED_RESOURCE_TOOL).get("result", {})
+    tool = require_role(peer, "embedded-resource-tool")
+    result = call(peer, tool).get("result", {})
     if not [item for item in result.get("content", []) if item.get("type") == "resource"]:
-        pytest.skip(f"fixture-missing: {EMBEDDED_RESOURCE_TOOL} embedded no resource: {result}")
+        pytest.skip(f"fixture-missing: {tool.name} embedded no resource: {result}")
     assert "resources" in capabilities, f"a tool result embeds a resource, but capabilities are {capabilities}"
 
 
 def structured_result(peer: Peer) -> tuple[dict, dict]:
-    """The listed structured-output tool and the result of calling it with valid arguments."""
+    """The listed structured-output tool (its list entry) and the result of calling it with valid arguments."""
+    bound(peer, "structured-tool")
     peer.open()
-    tool = require_tool(peer, STRUCTURED_TOOL)
-    response = call_tool(peer, STRUCTURED_TOOL, STRUCTURED_ARGUMENTS)
-    assert "result" in response, f"{STRUCTURED_TOOL} failed: {response}"
-    return tool, response["result"]
+    tool = require_role(peer, "structured-tool")
+    response = call(peer, tool)
+    assert "result" in response, f"{tool.name} failed: {response}"
+    return dict(tool.listing or {}), response["result"]
 
 
 @for_req("tools-output-schema-conformance", "server", transports=BOTH_TRANSPORTS)
@@ -168,7 +165,7 @@ def test_structured_content_matches_the_output_schema(revision: str, transport: 
     tool, result = structured_result(peer)
     schema = tool.get("outputSchema")
     if not isinstance(schema, dict):
-        pytest.skip(f"fixture-missing: {STRUCTURED_TOOL} declares no outputSchema")
+        pytest.skip(f"fixture-missing: {tool.get('name')} declares no outputSchema")
     assert "structuredContent" in result, f"a tool with an outputSchema answered without structuredContent: {result}"
     validator = validators.validator_for(schema, default=Draft202012Validator)(schema)
     errors = [f"at {list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(result["structuredContent"])]
@@ -177,9 +174,9 @@ def test_structured_content_matches_the_output_schema(revision: str, transport: 
 
 @for_req("tools-structured-content-text-mirror", "server", transports=BOTH_TRANSPORTS)
 def test_structured_content_is_mirrored_as_json_text(revision: str, transport: str, peer: Peer) -> None:
-    _, result = structured_result(peer)
+    tool, result = structured_result(peer)
     if "structuredContent" not in result:
-        pytest.skip(f"fixture-missing: {STRUCTURED_TOOL} returned no structuredContent")
+        pytest.skip(f"fixture-missing: {tool.get('name')} returned no structuredContent")
     mirrors = []
     for text in text_of(result):
         try:
@@ -191,17 +188,17 @@ def test_structured_content_is_mirrored_as_json_text(revision: str, transport: s
 
 @for_req("tools-tool-errors-in-result-iserror", "server", transports=BOTH_TRANSPORTS)
 def test_an_error_inside_a_tool_is_a_result_with_is_error(revision: str, transport: str, peer: Peer) -> None:
+    bound(peer, "error-tool")
     peer.open()
-    require_tool(peer, ERROR_TOOL)
-    response = call_tool(peer, ERROR_TOOL)
+    response = call(peer, require_role(peer, "error-tool"))
     assert "result" in response, f"the tool's error came as a JSON-RPC error: {response}"
     assert response["result"].get("isError") is True, f"the failing tool's result: {response['result']}"
 
 
 @for_req("tools-server-validate-inputs", "server", transports=BOTH_TRANSPORTS)
 def test_a_call_with_invalid_arguments_is_refused(revision: str, transport: str, peer: Peer) -> None:
+    bound(peer, "invalid-arguments-tool")
     peer.open()
-    require_tool(peer, STRUCTURED_TOOL)
-    response = call_tool(peer, STRUCTURED_TOOL, {"a": "not a number"})  # a: integer; b: missing
+    response = call(peer, require_role(peer, "invalid-arguments-tool"))  # arguments that break its inputSchema
     refused = "error" in response or response.get("result", {}).get("isError") is True
     assert refused, f"arguments breaking the inputSchema were accepted: {response}"

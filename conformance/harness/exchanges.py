@@ -2,7 +2,8 @@
 
 Server side: ``converse`` sends a list of requests one after the other, answers every request the
 server sends meanwhile (sampling, roots, elicitation, ping) and keeps every frame the server sent;
-``rich_requests`` is a bit of everything a server answers. Client side: ``PUSHED`` are requests and
+``rich_requests`` is a bit of everything a server answers (what it reads, gets and calls: the roles
+its profile binds, harness/roles.py). Client side: ``PUSHED`` are requests and
 a notification the scripted stdio server sends the client before it answers, and
 ``client_responses`` the client's responses to them; ``ordered`` is a scripted server's record as
 (direction, frame) pairs in the order they happened, for the in-flight checks.
@@ -18,9 +19,10 @@ from typing import Any
 from conformance.harness.faults import Fault, inject_before
 from conformance.harness.frames import UNKNOWN_METHOD, UNKNOWN_VERSION, modern_meta
 from conformance.harness.peer import Peer
+from conformance.harness.roles import Binding
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio
-from conformance.harness.wire import SAMPLING_TOOL, Wire, answers, tool_call
+from conformance.harness.wire import Wire, answers, tool_call
 
 # What the harness, as a client, answers the requests a server sends it (before 2026-07-28).
 SAMPLED = {"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "mcp-matrix"}
@@ -31,8 +33,6 @@ CLIENT_RESULTS: dict[str, dict] = {
     "ping": {},
 }
 CLIENT_CAPABILITIES = {"sampling": {}, "roots": {"listChanged": True}}
-PROGRESS_TOOL = "test_tool_with_progress"
-LOGGING_TOOL = "test_tool_with_logging"
 TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 
 
@@ -67,23 +67,35 @@ def declared(peer: Peer, params: dict) -> dict:
 
 
 def rich_requests(peer: Peer) -> Iterator[dict]:
-    """A bit of everything a server answers: discovery or ping, the lists, a read, a prompt, and tool
-    calls that report progress, log, and ask the client to sample."""
+    """A bit of everything a server answers: discovery or ping, the lists, and of the roles the profile
+    binds, a read, a prompt, and tool calls that answer text, report progress, log, and ask the client
+    to sample."""
     n = iter(range(1, 100))
+    roles = peer.roles
     yield peer.envelope(peer.probe_method, f"rich-{next(n)}")
     for method in ("tools/list", "prompts/list", "resources/list"):
         yield peer.envelope(method, f"rich-{next(n)}")
-    yield peer.envelope("resources/read", f"rich-{next(n)}", {"uri": "test://static-text"})
-    yield peer.envelope("prompts/get", f"rich-{next(n)}", {"name": "test_simple_prompt"})
-    yield tool_call(peer, f"rich-{next(n)}", "test_simple_text")
-    yield tool_call(peer, f"rich-{next(n)}", PROGRESS_TOOL, token=f"rich-progress-{next(n)}")
-    logging = tool_call(peer, f"rich-{next(n)}", LOGGING_TOOL)
-    if peer.stateless:  # 2026-07-28 logs only to a request that opts in
-        logging["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = "debug"
-    yield logging
-    sampling = tool_call(peer, f"rich-{next(n)}", SAMPLING_TOOL, {"prompt": "Say hello"})
-    sampling["params"] = declared(peer, sampling["params"])
-    yield sampling
+    if resource := roles.get("static-text-resource"):
+        yield peer.envelope("resources/read", f"rich-{next(n)}", {"uri": resource.name})
+    if prompt := roles.get("simple-prompt"):
+        yield peer.envelope("prompts/get", f"rich-{next(n)}", {"name": prompt.name} | _arguments(prompt))
+    if tool := roles.get("simple-tool"):
+        yield tool_call(peer, f"rich-{next(n)}", tool.name, tool.args())
+    if tool := roles.get("progress-tool"):
+        yield tool_call(peer, f"rich-{next(n)}", tool.name, tool.args(), token=f"rich-progress-{next(n)}")
+    if tool := roles.get("logging-tool"):
+        logging = tool_call(peer, f"rich-{next(n)}", tool.name, tool.args())
+        if peer.stateless:  # 2026-07-28 logs only to a request that opts in
+            logging["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = "debug"
+        yield logging
+    if tool := roles.get("sampling-tool"):
+        sampling = tool_call(peer, f"rich-{next(n)}", tool.name, tool.args())
+        sampling["params"] = declared(peer, sampling["params"])
+        yield sampling
+
+
+def _arguments(binding: Binding) -> dict:
+    return {"arguments": dict(binding.arguments)} if binding.arguments else {}
 
 
 def converse(peer: Peer, requests: Callable[[Peer], Iterator[dict]] = rich_requests) -> Wire:
@@ -107,15 +119,16 @@ def converse(peer: Peer, requests: Callable[[Peer], Iterator[dict]] = rich_reque
 
 
 def bad_requests(peer: Peer) -> Iterator[dict]:
-    """Requests a server refuses: an unknown method, resource, prompt and tool; at 2026-07-28 also a tool
-    that needs a client capability the request does not declare, a request without its ``_meta``
-    envelope, and one at a version nobody supports."""
+    """Requests a server refuses: an unknown method, resource, prompt and tool; at 2026-07-28 also the
+    tool bound to ``sampling-required-tool`` (if the profile binds one) without the sampling capability,
+    a request without its ``_meta`` envelope, and one at a version nobody supports."""
     yield peer.envelope(UNKNOWN_METHOD, "bad-1")
     yield peer.envelope("resources/read", "bad-2", {"uri": "test://mcp-matrix/no-such-resource"})
     yield peer.envelope("prompts/get", "bad-3", {"name": "mcp-matrix-no-such-prompt"})
     yield peer.envelope("tools/call", "bad-4", {"name": "mcp-matrix-no-such-tool", "arguments": {}})
     if peer.stateless:
-        yield tool_call(peer, "bad-5", SAMPLING_TOOL, {"prompt": "Say hello"})
+        if tool := peer.roles.get("sampling-required-tool"):
+            yield tool_call(peer, "bad-5", tool.name, tool.args())
         yield {"jsonrpc": "2.0", "id": "bad-6", "method": "tools/list", "params": {}}
         yield peer.envelope("tools/list", "bad-7", {"_meta": modern_meta(UNKNOWN_VERSION)})
 

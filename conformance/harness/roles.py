@@ -56,7 +56,7 @@ def _roles(*roles: Role) -> Mapping[str, Role]:
 
 ROLES: Mapping[str, Role] = _roles(
     # -- tools: content and errors
-    Role("simple-tool", "tool", "answers with text content, taking no arguments", official="test_simple_text"),
+    Role("simple-tool", "tool", "answers with text content, and nothing else happens", official="test_simple_text"),
     Role(
         "error-tool",
         "tool",
@@ -73,7 +73,7 @@ ROLES: Mapping[str, Role] = _roles(
         "structured-tool",
         "tool",
         "declares an outputSchema and answers these arguments with structuredContent that conforms to it",
-        {"a": 1, "b": 2},
+        {"a": 2, "b": 3},
     ),
     Role(
         "invalid-arguments-tool",
@@ -84,7 +84,8 @@ ROLES: Mapping[str, Role] = _roles(
     Role(
         "header-params-tool",
         "tool",
-        "declares inputs a 2026-07-28 client mirrors into Mcp-Param headers (x-mcp-header)",
+        "declares inputs a 2026-07-28 client mirrors into Mcp-Param headers (x-mcp-header): region (a string, "
+        "header Region), priority (an integer, header Priority) and options (an object, no header)",
     ),
     # -- tools: what a tool sends while it runs
     Role(
@@ -170,6 +171,12 @@ ROLES: Mapping[str, Role] = _roles(
         "changes the resource list and announces it (notifications/resources/list_changed)",
     ),
     Role(
+        "resource-updater",
+        "tool",
+        "announces an update of the updating-resource to the sessions and streams subscribed to it "
+        "(notifications/resources/updated)",
+    ),
+    Role(
         "subscription-ender",
         "tool",
         "at 2026-07-28 tears down the subscriptions/listen streams open on the server",
@@ -202,6 +209,11 @@ ROLES: Mapping[str, Role] = _roles(
         official="test_input_required_result_prompt",
     ),
     # -- resources
+    Role(
+        "updating-resource",
+        "resource",
+        "a resource a client may subscribe to, whose updates the resource-updater announces",
+    ),
     Role(
         "static-text-resource",
         "resource",
@@ -284,20 +296,27 @@ def require_roles(peer: Peer, *roles: str) -> list[Binding]:
 
 
 def optional_roles(peer: Peer, *roles: str) -> list[Binding]:
-    """Those of ``roles`` the profile binds (each listed by the server, or the test fails), for a test that
-    uses whichever it finds."""
-    return [_listed(peer, peer.roles[role]) for role in roles if role in peer.roles]
+    """Those of ``roles`` the profile binds and the server lists to this session, for a test that uses
+    whichever it finds (a server may offer a tool only to a client that declared what the tool needs)."""
+    found = [_with_listing(peer, peer.roles[role]) for role in roles if role in peer.roles]
+    return [binding for binding in found if binding.listing is not None]
 
 
 def _listed(peer: Peer, binding: Binding) -> Binding:
-    method, key, naming = LIST_OF_KIND[binding.kind]
-    listing = _list_entries(peer, method, key, naming)
-    if binding.name not in listing:
+    found = _with_listing(peer, binding)
+    if found.listing is None:
         pytest.fail(
             f"the target's profile maps {binding.role} to the {binding.kind} {binding.name} ({binding.source}), "
-            f"but the server does not list it in {method}"
+            f"but the server does not list it in {LIST_OF_KIND[binding.kind][0]}"
         )
-    return Binding(binding.role, binding.kind, binding.name, binding.arguments, binding.source, listing[binding.name])
+    return found
+
+
+def _with_listing(peer: Peer, binding: Binding) -> Binding:
+    """``binding`` with the server's list entry for its name (None: the server does not list it)."""
+    method, key, naming = LIST_OF_KIND[binding.kind]
+    listing = _list_entries(peer, method, key, naming).get(binding.name)
+    return Binding(binding.role, binding.kind, binding.name, binding.arguments, binding.source, listing)
 
 
 def _list_entries(peer: Peer, method: str, key: str, naming: str) -> dict[Any, dict]:

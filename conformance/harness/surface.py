@@ -1,6 +1,7 @@
 """The feature surface of a server as the tests of every feature see it: the capability declared,
 the list as one whole (following cursors), the list compared across connections, list-changed
-announcements. Shared by the tests of tools, resources, prompts, completion and pagination.
+announcements. Shared by the tests of tools, resources, prompts, completion and pagination. What a
+test calls comes from the target's profile, by role (harness/roles.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance.harness.peer import ImplementationTimeout, Peer, precondition
+from conformance.harness.roles import Binding, bound, require_role
 
 if TYPE_CHECKING:
     from conformance.run.plugin import SessionFactory
@@ -102,8 +104,12 @@ def assert_capability_declared(peer: Peer, capability: str, method: str) -> None
     assert capability in capabilities, f"{method} lists {len(items)} item(s) but capabilities are {capabilities}"
 
 
-def assert_available_is_listed(peer: Peer, method: str, key: str, name: str, use: str, params: dict[str, Any]) -> None:
-    """``name``, which ``use`` serves, is in the answer to ``method`` (the set presently available)."""
+def assert_available_is_listed(peer: Peer, method: str, key: str, role: str, use: str, param: str) -> None:
+    """What the profile binds to ``role``, which ``use`` serves (given as ``param``), is in the answer to
+    ``method`` (the set presently available). The binding is not checked against the list: that is the test."""
+    binding = bound(peer, role)
+    name = binding.name
+    params: dict[str, Any] = {param: name} | ({"arguments": dict(binding.arguments)} if binding.arguments else {})
     peer.open()
     used = peer.rpc(use, params, check=False)
     if "result" not in used:
@@ -118,18 +124,21 @@ def assert_list_connection_independent(
 ) -> None:
     """``method`` lists the same set before and after other requests, and on another connection."""
     server.open()
-    before = canonical(listed(server, method))
+    before = canonical(listed(server, method))  # nothing listed: nothing to compare (fixture-missing)
     exercise(server)
-    after = canonical(listed(server, method))
+    after, elsewhere = list_items(server, method), None
     with open_session(revision) as other:
         other.open()
-        elsewhere = canonical(listed(other, method))
+        elsewhere = list_items(other, method)
+    # An empty or refused list here is the set changing, not a missing fixture: judged, never skipped.
+    after, elsewhere = canonical(after or []), canonical(elsewhere or [])
     assert before == after, f"{method} changed after other requests on the connection:\n{before}\n{after}"
     assert before == elsewhere, f"{method} differs between two connections:\n{before}\n{elsewhere}"
 
 
 def await_notification(peer: Peer, method: str, seconds: float | None = None) -> dict:
-    """The next frame carrying notification ``method``; other frames are passed over. Bounded."""
+    """The next frame carrying notification ``method``; other frames are passed over. Bounded: a wait
+    that gives up raises ImplementationTimeout, which the test's own check turns into its verdict."""
     bound = peer.timeout if seconds is None else seconds
     deadline = time.monotonic() + bound
     passed: list[Any] = []
@@ -140,28 +149,32 @@ def await_notification(peer: Peer, method: str, seconds: float | None = None) ->
                 raise ImplementationTimeout("deadline passed")
             frame = peer.receive(timeout=remaining)
         except ImplementationTimeout:
-            raise AssertionError(f"no {method} within {bound:g}s; the server sent {passed}") from None
+            raise ImplementationTimeout(f"no {method} within {bound:g}s; the server sent {passed}") from None
         if isinstance(frame, dict) and frame.get("method") == method:
             return frame
         passed.append(frame.get("method", frame.get("id")) if isinstance(frame, dict) else frame)
 
 
-def assert_list_changed_announced(peer: Peer, capability: str, trigger: str, notification: str, flag: str) -> None:
+def assert_list_changed_announced(peer: Peer, capability: str, changer: str, notification: str, flag: str) -> None:
     """A server declaring ``<capability>.listChanged`` announces a change of that list.
 
-    The change is the one the fixture's ``trigger`` tool makes. At 2026-07-28 the announcement
+    The change is the one the tool of role ``changer`` makes. At 2026-07-28 the announcement
     travels on a ``subscriptions/listen`` stream that asked for it (``flag``).
     """
+    bound(peer, changer)
     capabilities = server_capabilities(peer)
     if not (capabilities.get(capability) or {}).get("listChanged"):
         pytest.skip(f"fixture-missing: the server does not declare {capability}.listChanged")
-    require_tool(peer, trigger)
+    trigger = require_role(peer, changer)
     if peer.stateless:
         peer.send_request(peer.envelope("subscriptions/listen", "listen", {"notifications": {flag: True}}))
         await_notification(peer, "notifications/subscriptions/acknowledged")
-    called = call_tool(peer, trigger)
-    assert "result" in called, f"{trigger} failed: {called}"
-    await_notification(peer, notification)
+    called = call(peer, trigger)
+    precondition("result" in called, f"{trigger.name} ({changer}) failed: {called}")
+    try:
+        await_notification(peer, notification)
+    except ImplementationTimeout as exc:
+        raise AssertionError(f"{trigger.name} changed the {capability} list, but it was not announced: {exc}") from None
 
 
 # -- tools ---------------------------------------------------------------------------------------------
@@ -171,25 +184,14 @@ def call_tool(peer: Peer, name: str, arguments: dict[str, Any] | None = None) ->
     return peer.rpc("tools/call", {"name": name, "arguments": arguments or {}}, check=False)
 
 
+def call(peer: Peer, tool: Binding, **arguments: Any) -> dict:
+    """tools/call of the tool bound to a role, with its arguments (``arguments`` added or replacing)."""
+    return call_tool(peer, tool.name, tool.args(**arguments))
+
+
 def listed_tools(peer: Peer) -> list[dict]:
     peer.open()
     return listed(peer, "tools/list")
-
-
-def require_fixture(peer: Peer, kind: str, name: str, listed_names: set[str]) -> None:
-    """A named fixture the test needs: one the target's profile does not offer leaves the cell
-    fixture-missing; one it offers but the server does not list fails (the target lost it)."""
-    if peer.fixtures != "all" and name not in peer.fixtures:
-        pytest.skip(f"fixture-missing: the target's profile offers no {kind} {name}")
-    if name not in listed_names:
-        pytest.fail(f"the target's profile offers the {kind} {name}, but the server does not list it")
-
-
-def require_tool(peer: Peer, name: str) -> dict:
-    """The listed tool ``name`` (see require_fixture)."""
-    tools = {tool.get("name"): tool for tool in list_items(peer, "tools/list") or []}
-    require_fixture(peer, "tool", name, set(tools))
-    return tools[name]
 
 
 def text_of(result: dict) -> list[str]:

@@ -5,10 +5,11 @@ stdio or Streamable HTTP) with each event's time: when a request arrived, and wh
 abandoned it (its ``notifications/cancelled``, the close of the request's response stream, or its
 next request). ``script`` sets what a scripted server of either transport answers, and how fast.
 
-For a server under test, ``ServerRequest`` drives the fixture's ``test_timed_request`` tool: the
-server sends the client (the harness) a request with a timeout of its own, which the harness
-leaves unanswered, answers late, or keeps alive with progress notifications, while it notes when
-the server gave up on it. Every wait is bounded.
+For a server under test, ``ServerRequest`` drives the tool the profile binds to the role
+``timed-request-tool`` (the fixture's ``test_timed_request``): the server sends the client (the
+harness) a request with a timeout of its own, which the harness leaves unanswered, answers late,
+or keeps alive with progress notifications, while it notes when the server gave up on it. Every
+wait is bounded.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.harness.peer import ImplementationTimeout, Peer
+from conformance.harness.roles import require_role
 from conformance.harness.scripted_server import Pace, ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio
-from conformance.harness.wire import Call, Wire, answers, params_of, require_tools, tool_call
+from conformance.harness.wire import Call, Wire, answers, params_of, tool_call
 
-TIMED_REQUEST_TOOL = "test_timed_request"  # the fixture's tool that sends the client a request with a timeout
 EARLY = 0.1  # how much earlier than its timeout a request may read as abandoned (the record lags the wire)
 LATE = 1.5  # how much later than its timeout a request may still be abandoned, on a loaded machine
-CALL_BOUND_SECONDS = 4.0  # how long a call of test_timed_request is awaited, whatever happens meanwhile
+CALL_BOUND_SECONDS = 4.0  # how long a call of the timed-request tool is awaited, whatever happens meanwhile
 
 
 # -- the client under test: a scripted server's record, with times --------------------------------
@@ -154,7 +155,7 @@ def assert_waited_about(seconds: float, timeout: float, what: str) -> None:
 
 @dataclass
 class ServerRequest:
-    """What became of one call of ``test_timed_request``: the server's request, and its end."""
+    """What became of one call of the timed-request tool: the server's request, and its end."""
 
     call: Call
     request: dict | None = None  # the server's request to the harness
@@ -197,21 +198,19 @@ def server_request(
     answer_after: float | None = None,
     progress_every: float = 0.0,
 ) -> ServerRequest:
-    """Call ``test_timed_request``: the server sends ``method`` to the harness with ``timeout``. The
+    """Call the timed-request tool: the server sends ``method`` to the harness with ``timeout``. The
     harness answers it after ``answer_after`` seconds (None: never) and meanwhile, every
     ``progress_every`` seconds, sends a progress notification for it (if it carries a token)."""
-    require_tools(peer, TIMED_REQUEST_TOOL)
+    tool = require_role(peer, "timed-request-tool")
     wire = wire or Wire(peer)
     call_id = f"timed-{peer.next_id()}"
-    outcome = ServerRequest(
-        wire.send(tool_call(peer, call_id, TIMED_REQUEST_TOOL, {"method": method, "timeout": timeout}))
-    )
+    outcome = ServerRequest(wire.send(tool_call(peer, call_id, tool.name, tool.args(method=method, timeout=timeout))))
     deadline = time.monotonic() + CALL_BOUND_SECONDS
     answered_request = False
     while outcome.response is None:
         now = time.monotonic()
         if now >= deadline:
-            raise ImplementationTimeout(f"no answer to the {TIMED_REQUEST_TOOL} call within {CALL_BOUND_SECONDS}s")
+            raise ImplementationTimeout(f"no answer to the {tool.name} call within {CALL_BOUND_SECONDS}s")
         due = [deadline]
         if outcome.request is not None and not answered_request:
             if answer_after is not None:

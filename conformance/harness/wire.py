@@ -14,12 +14,10 @@ from typing import Any
 
 from conformance.harness.http import HttpPeer, OpenRequest
 from conformance.harness.peer import ImplementationTimeout, Peer
-from conformance.harness.surface import require_fixture
 
 QUIET_SECONDS = 0.25  # how long a frame that must not come is awaited once the server is done (loopback: a frame
 # already on its way arrives in milliseconds; this bounds how late a stray frame can be and still be seen)
 REASON = "mcp-matrix: cancelled by the conformance suite"
-SAMPLING_TOOL = "test_sampling"  # the fixture's tool that asks the client to sample
 
 
 @dataclass
@@ -57,13 +55,6 @@ def tool_call(peer: Peer, request_id: Any, name: str, arguments: dict | None = N
     if token is not None:
         params["_meta"] = {"progressToken": token}
     return peer.envelope("tools/call", request_id, params)
-
-
-def require_tools(peer: Peer, *names: str) -> None:
-    """Every tool of ``names`` is a fixture the target offers and lists (see surface.require_fixture)."""
-    listed = peer.rpc("tools/list", check=False).get("result", {}).get("tools", [])
-    for name in names:
-        require_fixture(peer, "tool", name, {tool.get("name") for tool in listed})
 
 
 def is_response(frame: dict) -> bool:
