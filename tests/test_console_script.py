@@ -98,6 +98,7 @@ def test_a_server_that_cannot_be_reached_exits_3(tmp_path: Path) -> None:
     assert result.returncode == 3, result.stdout[-3000:] + result.stderr[-2000:]
     assert "mcp-matrix: exit 3 (the target could not be started or reached)" in result.stdout
     assert (tmp_path / "reports" / "command-line" / "report.json").is_file()
+    assert "Exception ignored" not in result.stderr  # nothing left for the interpreter's shutdown
 
 
 def test_the_wheel_installs_a_command_that_runs_the_suite_from_any_directory(tmp_path: Path) -> None:

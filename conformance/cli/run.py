@@ -14,8 +14,10 @@ them as it does in a checkout.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -137,6 +139,7 @@ class Outcome:
     target, its interruptions 2 with collection errors; and where the run's report went."""
 
     def __init__(self) -> None:
+        self.started = time.time() - 1.0  # a second of slack for coarse file times
         self.internal_error = False
         self.interrupted = False
         self.report: Path | None = None
@@ -157,9 +160,7 @@ class Outcome:
         if target is None:
             return
         report = reports.run_directory(target) / "report.json"
-        if report.is_file():
-            import json
-
+        if report.is_file() and report.stat().st_mtime >= self.started:  # this run's (not one of --co)
             self.report = report
             self.headline = json.loads(report.read_text(encoding="utf-8")).get("headline", "")
 
@@ -183,8 +184,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     suite = PROJECT_ROOT / "conformance"
     arguments = [str(suite), "-c", str(PROJECT_ROOT / "pyproject.toml"), "--rootdir", str(PROJECT_ROOT)]
     arguments += [f"--ignore={suite / name}" for name in META_TESTS]
-    if args.workers > 0:
-        arguments += ["-p", "xdist.plugin", "-n", str(args.workers)]
+    arguments += ["-p", "xdist.plugin", "-n", str(args.workers)]  # loaded as in a checkout, even for -n 0
     for option in ("target", "server_command", "server_url", "client_command"):
         value = getattr(args, option)
         if value is not None:
@@ -213,13 +213,27 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     outcome = Outcome()
     status = pytest.main(pytest_arguments(args), plugins=[outcome])
+    _release_report_locks()
     code = exit_code(status, outcome)
-    meaning = STRICT_MEANING if code == EXIT_FAILED and args.strict else MEANING.get(code, "")
+    meaning = MEANING[code]
+    if code == EXIT_FAILED and args.strict:
+        meaning = STRICT_MEANING
+    elif status == pytest.ExitCode.NO_TESTS_COLLECTED:
+        meaning = "nothing selected"
     if outcome.report is not None:
         print(f"mcp-matrix: {outcome.headline}")
         print(f"mcp-matrix: report {_shown(outcome.report.parent)}/report.md (and report.html, report.json)")
     print(f"mcp-matrix: exit {code} ({meaning})")
     return code
+
+
+def _release_report_locks() -> None:
+    """The run is over: close the report directories' locks (conformance/run/reports.py holds them for the
+    life of the process), rather than leave them to the interpreter's shutdown, which complains of them."""
+    from conformance.run import reports
+
+    for lock in getattr(reports, "_LOCKS", ()):
+        lock.close()
 
 
 def _shown(path: Path) -> str:
