@@ -101,6 +101,7 @@ def test_a_server_that_cannot_be_reached_exits_3(tmp_path: Path) -> None:
     assert "Exception ignored" not in result.stderr  # nothing left for the interpreter's shutdown
 
 
+@pytest.mark.wheel
 def test_the_wheel_installs_a_command_that_runs_the_suite_from_any_directory(tmp_path: Path) -> None:
     """Build the wheel, install it into a fresh virtual environment (its dependencies from the pip cache or
     PyPI), and run ``mcp-matrix`` from a directory outside the project against a server by command (the
