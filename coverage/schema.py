@@ -231,6 +231,12 @@ COVERS = [
         fault=set_field("notifications/resources/list_changed", "params", "not an object"),
     ),
     Cover(
+        "schema-resource-updated-notification",
+        "server",
+        f"{TESTS}::test_resource_updated_notification",
+        fault=drop_field("notifications/resources/updated", "params.uri"),
+    ),
+    Cover(
         "schema-result-server",
         "server",
         f"{TESTS}::test_result_server",
@@ -322,13 +328,6 @@ GAPS: list[Gap] = [
         "#12",
         "the client driver reports no progress on the requests the server sends it, so the client's "
         "notifications/progress cannot be provoked yet",
-    ),
-    Gap(
-        "schema-resource-updated-notification",
-        "server",
-        "#11",
-        "no fixture role yet for a resource that changes and announces it to its subscribers "
-        "(conformance/harness/roles.py), so notifications/resources/updated cannot be provoked through the profile",
     ),
     Gap(
         "schema-elicitation-complete-notification",

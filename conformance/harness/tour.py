@@ -167,6 +167,7 @@ TOOL_ROLES = (
     "tool-list-changer",
     "prompt-list-changer",
     "resource-list-changer",
+    "resource-updater",
 )
 PROMPT_ROLES = ("simple-prompt", "arguments-prompt", "embedded-resource-prompt", "input-required-prompt")
 # Official fixture names with no role (each only returns content of one kind), called when the target's
@@ -200,14 +201,22 @@ def _plan(peer: Peer, listed: dict[str, set[str]], tour: Tour) -> Iterator[tuple
             frame["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = "debug"
         return frame
 
+    updating = _bound(peer, "updating-resource", listed["resources"], tour)
+    watched = [updating.name] if updating else []
     if peer.stateless:
         yield request("server/discover"), True
-        flags = {"toolsListChanged": True, "promptsListChanged": True, "resourcesListChanged": True}
-        yield request("subscriptions/listen", {"notifications": flags}), False
+        flags: dict[str, Any] = {"toolsListChanged": True, "promptsListChanged": True, "resourcesListChanged": True}
+        yield (
+            request(
+                "subscriptions/listen",
+                {"notifications": flags | ({"resourceSubscriptions": watched} if watched else {})},
+            ),
+            False,
+        )
     else:
         yield request("ping"), True
         yield request("logging/setLevel", {"level": "debug"}), True
-        for uri in sorted(listed["resources"])[:1]:
+        for uri in watched:
             yield request("resources/subscribe", {"uri": uri}), True
     for method in ("tools/list", "resources/list", "resources/templates/list", "prompts/list"):
         yield request(method), True
@@ -234,7 +243,7 @@ def _plan(peer: Peer, listed: dict[str, set[str]], tour: Tour) -> Iterator[tuple
         if binding := _bound(peer, "subscription-ender", listed["tools"], tour):
             yield call(binding.name, binding.args()), True
     else:
-        for uri in sorted(listed["resources"])[:1]:
+        for uri in watched:
             yield request("resources/unsubscribe", {"uri": uri}), True
 
 
