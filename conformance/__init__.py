@@ -12,9 +12,10 @@ generated ``requirements.json``. The machinery lives in subpackages beside it:
 - ``harness``: the independent wire peer that drives the implementation under test.
 - ``fixtures``: the fixture server and the client driver, on the pinned SDK's public API.
 - ``referee``: the pinned official suite: install, run, gate, cross-check.
-- ``cli``: ``python -m conformance`` and ``make bench``.
+- ``cli``: ``python -m conformance``, ``make bench`` and ``mcp-matrix``, the console script (``run``).
 """
 
 from pathlib import Path
 
+# A checkout, or site-packages/mcp_matrix, where the wheel lays out the same files (see pyproject.toml).
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
