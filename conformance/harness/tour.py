@@ -1,9 +1,12 @@
 """The schema tour: one rich exchange per revision and side, recorded once and judged message by message.
 
 Server side: ``server_tour`` opens a session and provokes every message type the target offers
-(discovery or the handshake, ping, every list, reads, prompts, completion, logging, subscriptions,
-tool calls that log, report progress, change lists and ask the client to sample, elicit and list its
-roots), answering whatever the server asks meanwhile; it keeps every frame the server sent. Client
+(discovery or the handshake, ping, every list, a read of every listed resource, logging level,
+subscriptions, and the prompts, completion and tool calls of the roles its profile binds: tools that
+log, report progress, change lists, update a resource, ask the client to sample, elicit and list its
+roots, and send the client a request with a timeout that the tour leaves unanswered, so that the
+server cancels it), answering whatever else the server asks meanwhile; it keeps every frame the
+server sent. Client
 side: the client driver's ``schema_tour`` scenario against a scripted stdio server that answers every
 method and asks the client everything a server may ask (``client_tour``); it keeps every frame the
 client sent. A ``Tour`` is recorded without any fault; under ``--falsify`` a test's fault damages the

@@ -1,15 +1,22 @@
-"""The schema tours of a run: each recorded once per worker and shared by the tests that judge it.
+"""The schema tours of a run: each recorded once and shared by the tests that judge it.
 
 ``server_tour_for(request, revision, transport)`` and ``client_tour_for(request, revision)`` return the
-tour (see ``conformance/harness/tour.py``) of the target under test, recording it on first use in this
-process: the server's over the given transport, the client driver's over stdio. A tour is recorded
+tour (see ``conformance/harness/tour.py``) of the target under test, recording it on first use: the
+server's over the given transport, the client driver's over stdio. Under pytest-xdist the first worker
+that needs a tour records it and leaves it (JSON, under a lock) in the run's traces folder for the
+other workers, which read it instead of recording their own. A tour is recorded
 without any fault; ``Judged`` gives a test the tour as its own fault (under ``--falsify``) leaves it.
 The tour's trace is kept beside the run's traces: it is the evidence of every cell judged from it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import fcntl
+import json
 import os
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +47,27 @@ def _target(request: pytest.FixtureRequest) -> Target:
     return request.getfixturevalue("target")
 
 
+def _shared(request: pytest.FixtureRequest, key: tuple[str, str, str, str], record: Callable[[], Tour]) -> Tour:
+    """The tour of ``key``: this process's, another worker's of the same run, or ``record()``'s."""
+    if key in TOURS:
+        return TOURS[key]
+    run = getattr(request.config, "workerinput", {}).get("testrunuid")
+    if run is None:  # one process: nothing to share
+        TOURS[key] = record()
+        return TOURS[key]
+    folder = plugin._trace_path(request).parent / f"schema-tours-{run}"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / ("-".join(re.sub(r"[^A-Za-z0-9.]+", "_", part) for part in key) + ".json")
+    with path.with_suffix(".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the lock file closes
+        if path.is_file():
+            TOURS[key] = Tour(**json.loads(path.read_text(encoding="utf-8")))
+        else:
+            TOURS[key] = record()
+            path.write_text(json.dumps(dataclasses.asdict(TOURS[key])), encoding="utf-8")
+    return TOURS[key]
+
+
 def server_tour_for(request: pytest.FixtureRequest, revision: str, transport: str | None = None) -> Tour:
     """The server's tour at ``revision`` over ``transport`` (by default stdio, or Streamable HTTP for a
     target that offers no stdio server)."""
@@ -49,37 +77,40 @@ def server_tour_for(request: pytest.FixtureRequest, revision: str, transport: st
             t for t in ("stdio", "streamable-http") if target.offers_server(t) and revision in TRANSPORT_REVISIONS[t]
         ]
         transport = offered[0] if offered else "stdio"  # none: the stdio launcher reports the target lacks it
-    key = (target.name, "server", revision, transport)
-    if key not in TOURS:
-        trace = Trace(_trace(request, "server", revision, transport), transport)
+    chosen = transport
+
+    def record() -> Tour:
+        trace = Trace(_trace(request, "server", revision, chosen), chosen)
         peer: Peer
-        if transport == "stdio":
+        if chosen == "stdio":
             launcher: Launcher = request.getfixturevalue("server_launcher")
             peer = StdioPeer(launcher.start(), trace, revision)
-        elif transport == "streamable-http":
+        elif chosen == "streamable-http":
             peer = HttpPeer(request.getfixturevalue("http_server_url"), trace, revision)
         else:
-            raise ValueError(f"no server tour over {transport!r}")
+            raise ValueError(f"no server tour over {chosen!r}")
         with peer:
             peer.fixtures = target.fixtures
             peer.roles = target.roles
-            TOURS[key] = server_tour(peer)
-    return TOURS[key]
+            return server_tour(peer)
+
+    return _shared(request, (target.name, "server", revision, transport), record)
 
 
 def client_tour_for(request: pytest.FixtureRequest, revision: str) -> Tour:
     target = _target(request)
-    key = (target.name, "client", revision, "stdio")
-    if key not in TOURS:
+
+    def record() -> Tour:
         launcher: Launcher = request.getfixturevalue("client_launcher")
-        record = _trace(request, "client", revision, "stdio")
+        trace = _trace(request, "client", revision, "stdio")
 
         def run(server: ScriptedStdio) -> Any:
             argv = ["--transport", "stdio", "--", *server.command()]
             return run_client_process(launcher, "schema_tour", revision, argv, settle=server.load)
 
-        TOURS[key] = client_tour(revision, run, lambda: ScriptedStdio(revision, record))
-    return TOURS[key]
+        return client_tour(revision, run, lambda: ScriptedStdio(revision, trace))
+
+    return _shared(request, (target.name, "client", revision, "stdio"), record)
 
 
 class Judged:
