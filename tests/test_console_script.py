@@ -9,6 +9,7 @@ import re
 import socket
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,19 @@ from conformance.run.revisions import spoken_by
 from conformance.run.targets import Target
 
 HEADLINE_START = "MUST: "
+# What a run reads besides the package's code, where PROJECT_ROOT finds it (a sample: one of each kind).
+CARRIED = (
+    "pyproject.toml",
+    "conformance/requirements.json",
+    "conformance/spec.lock.json",
+    "conformance/run/report.schema.json",
+    "conformance/test_lifecycle.py",
+    "conformance/fixtures/server.py",
+    "conformance/fixtures/client.py",
+    "coverage/lifecycle.py",
+    "docs/spec/requirements.md",
+    "targets/sdk-python.yaml",
+)
 SLICE = "lifecycle-initialize-first"  # 14 cells over both transports: a few seconds
 
 
@@ -110,6 +124,10 @@ def test_the_wheel_installs_a_command_that_runs_the_suite_from_any_directory(tmp
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
     subprocess.run([*pip, "wheel", "--no-deps", "-w", dist, PROJECT_ROOT], check=True, timeout=300)
     (wheel,) = dist.glob("mcp_matrix-*.whl")
+    carried = set(zipfile.ZipFile(wheel).namelist())
+    assert {f"mcp_matrix/{path}" for path in CARRIED} <= carried
+    assert "mcp_matrix.pth" in carried
+    assert not {f"mcp_matrix/conformance/{name}" for name in run.META_TESTS} & carried
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True, timeout=120)
     subprocess.run([*pip, "--python", venv / "bin" / "python", "install", wheel], check=True, timeout=600)
     elsewhere.mkdir()
