@@ -51,7 +51,7 @@ MEANING = {
     EXIT_SUITE_BROKEN: "the suite itself failed",
     EXIT_INTERRUPTED: "interrupted",
 }
-STRICT_MEANING = "failures"
+STRICT_MEANING = "failures, warnings or inconclusive cells under --strict"
 
 DEFAULT_WORKERS = 6  # the tests mostly wait on their peers: 6 keep 2 cores busy (see make bench)
 REPORTS_VARIABLE = "MCP_MATRIX_REPORTS"  # conformance/run/reports.py reads it
