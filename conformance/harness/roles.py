@@ -69,6 +69,14 @@ ROLES: Mapping[str, Role] = _roles(
         "answers with an embedded resource among its content",
         official="test_embedded_resource",
     ),
+    Role("image-tool", "tool", "answers with image content", official="test_image_content"),
+    Role("audio-tool", "tool", "answers with audio content", official="test_audio_content"),
+    Role(
+        "mixed-content-tool",
+        "tool",
+        "answers with content of several types (text, image, an embedded resource)",
+        official="test_multiple_content_types",
+    ),
     Role(
         "structured-tool",
         "tool",
