@@ -8,7 +8,7 @@ PYTEST := $(PY) -m pytest
 WORKERS ?= 6
 
 .PHONY: setup spec test conformance falsify matrix lint bench run clean
-.PHONY: referee
+.PHONY: referee targets implementations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +22,10 @@ setup: $(STAMP) spec
 spec: $(STAMP)
 	$(PY) -m conformance spec
 
-## Run every test: the machinery's own tests, the meta-test and the suite against the default target.
+## Run every test: the machinery's own tests, the meta-test and the suite against the default target
+## (--strict: a SHOULD not followed or an inconclusive cell fails the run, so that the matrix stays exact).
 test: setup lint
-	$(PYTEST) -n $(WORKERS) tests conformance; status=$$?; \
+	$(PYTEST) -n $(WORKERS) --strict tests conformance; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: the suite is broken, not green" >&2; fi; \
 	[ $$status -eq 0 ] || exit $$status
 	$(MAKE) --no-print-directory falsify
@@ -34,9 +35,10 @@ test: setup lint
 falsify: setup
 	$(PYTEST) -n $(WORKERS) --falsify conformance
 
-## Run the suite against the default implementation (the pinned SDK) and print the matrix summary.
+## Run the suite against the default implementation (the pinned SDK): the headline, the report in
+## reports/sdk-python/, then the matrix summary.
 conformance: setup
-	$(PYTEST) -n $(WORKERS) conformance; status=$$?; $(PY) -m conformance summary; exit $$status
+	$(PYTEST) -n $(WORKERS) --strict conformance; status=$$?; $(PY) -m conformance summary; exit $$status
 
 ## Regenerate conformance/requirements.json and docs/spec/conformance-matrix.{md,json}.
 matrix: setup
@@ -58,6 +60,21 @@ run: setup
 ## install it into .cache/referee (once), run every profile, gate each, cross-check with the matrix.
 referee: setup
 	$(PY) -m conformance referee all
+
+## The real implementations that targets/*.yaml put under test, from the package registries at pinned versions
+## (targets/package-lock.json, targets/requirements/*.txt), into .cache/targets: once per lock (see targets/install.py).
+targets:
+	$(PYTHON) targets/install.py
+
+## Every target profile run (the default and the real ones: make targets), then docs/implementations.md
+## from their reports. A target's MUST failures do not stop the others; each is read in its report.
+implementations: setup targets
+	for profile in targets/*.yaml; do \
+		name=$$(basename $$profile .yaml); \
+		$(PYTEST) -n $(WORKERS) conformance --target $$name -q >/dev/null; \
+		echo "$$name: exit $$? ($$(grep -o '"headline": "[^"]*"' reports/$$name/report.json))"; \
+	done
+	$(PY) -m conformance implementations
 
 clean:
 	rm -rf $(VENV) .cache reports
