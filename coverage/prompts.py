@@ -41,7 +41,7 @@ COVERS: list[Cover] = [
         "prompts-list-set-connection-independent",
         "server",
         f"{TESTS}::test_prompts_list_depends_neither_on_the_connection_nor_on_earlier_requests",
-        fault=set_field("prompts/list", "result.prompts", []),  # on the first connection only
+        fault=set_field("prompts/list", "result.prompts", [], occurrence=2),  # the second answer, first connection
     ),
     Cover(
         "prompts-list-changed-notify",

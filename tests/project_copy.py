@@ -22,7 +22,7 @@ def copy_project(tmp_path: Path) -> Path:
 
 def pytest_in(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     environment = os.environ | {"MCP_SPEC_CACHE": str(DEFAULT_CACHE), **env}
-    for name in ("RUN_GAPS", "MATRIX_UPDATE", "MATRIX_AREAS"):
+    for name in ("RUN_GAPS", "MATRIX_UPDATE", "MATRIX_AREAS", "MCP_MATRIX_REPORTS"):
         if name not in env:
             environment.pop(name, None)
     return subprocess.run(

@@ -66,17 +66,18 @@ def test_a_gapped_cell_runs_and_must_fail_and_a_stale_gap_fails_the_run(project:
     result = pytest_in(project, "-rA", "-p", "no:xdist", ECHO_TEST, RESULT_TEST)
     assert result.returncode == 1
     assert (
-        "XFAIL conformance/test_lifecycle.py::test_results_keep_to_the_negotiated_revision[2025-06-18"
-        in result.stdout
+        "XFAIL conformance/test_lifecycle.py::test_results_keep_to_the_negotiated_revision[2025-06-18" in result.stdout
     )
     stale = [line for line in result.stdout.splitlines() if line.startswith("FAILED ")]
     assert stale and all("test_initialize_echoes_a_supported_requested_version[2025-06-18/" in line for line in stale)
     assert "stale gap: this cell passes, so its gap is wrong; remove it (gap: F-001 said to break)" in result.stdout
 
 
-def test_run_gaps_runs_gapped_cells_as_ordinary_tests() -> None:
-    """RUN_GAPS=1 shows why a gapped cell fails: its assertion, not an expected failure."""
-    result = pytest_in(PROJECT_ROOT, "-rA", "-p", "no:xdist", RESULT_TEST, RUN_GAPS="1")
+def test_run_gaps_runs_gapped_cells_as_ordinary_tests(tmp_path: Path) -> None:
+    """RUN_GAPS=1 shows why a gapped cell fails: its assertion, not an expected failure. (Its report goes
+    apart: the run that runs this test may hold this checkout's own report directory.)"""
+    reports = str(tmp_path)
+    result = pytest_in(PROJECT_ROOT, "-rA", "-p", "no:xdist", RESULT_TEST, RUN_GAPS="1", MCP_MATRIX_REPORTS=reports)
     failed = [line for line in result.stdout.splitlines() if line.startswith("FAILED ")]
     assert result.returncode == 1 and failed and "XFAIL" not in result.stdout
     assert all("2024-11-05" in line or "2025-0" in line for line in failed), failed

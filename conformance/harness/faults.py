@@ -50,6 +50,7 @@ class Fault:
     path: str = ""
     value: Any = None
     description: str = field(default="", compare=False)
+    occurrence: int = 0  # only the Nth frame it targets in a session (1-based); 0: every one
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -96,15 +97,26 @@ class Fault:
         return isinstance(frame, dict) and (self.targets(frame.get("method")) or self.targets(method_of(frame)))
 
     def mutate(
-        self, line: bytes, method_of: Callable[[Any], str | None], held: list[bytes] | None = None
+        self,
+        line: bytes,
+        method_of: Callable[[Any], str | None],
+        held: list[bytes] | None = None,
+        counts: dict[str, int] | None = None,
     ) -> list[bytes]:
         """The lines the peer sees instead of ``line`` (none, one, or several). ``held`` is the
         caller's own store for ``reorder``, which keeps a targeted frame back until the next frame
-        has gone by (a fault object is shared; the state of one session is not)."""
+        has gone by, and ``counts`` its count of targeted frames for ``occurrence`` (a fault object
+        is shared; the state of one session is not)."""
         try:
             frame = json.loads(line)
         except json.JSONDecodeError:
             return [line]
+        if self.occurrence and self.applies_to(frame, method_of):
+            if counts is None:
+                raise ValueError(f"{self}: a fault on one occurrence needs the session's count")
+            counts["seen"] = counts.get("seen", 0) + 1
+            if counts["seen"] != self.occurrence:
+                return [line]
         if self.kind == "reorder" and held is not None:
             if self.applies_to(frame, method_of):
                 held.append(line)
@@ -153,8 +165,11 @@ def _edit(node: Any, keys: list[str], kind: str, value: Any) -> None:
         node[value] = node.pop(last)
 
 
-def set_field(target: str, path: str, value: Any) -> Fault:
-    return Fault("set", target, path, value)
+def set_field(target: str, path: str, value: Any, occurrence: int = 0) -> Fault:
+    """``path`` of the answer to ``target`` set to ``value`` (with ``occurrence``: of its Nth answer only)."""
+    nth = f" of its answer number {occurrence}" if occurrence else ""
+    description = f"set {path} = {value!r} in the answer to {target}{nth}" if occurrence else ""
+    return Fault("set", target, path, value, description, occurrence)
 
 
 def reorder(target: str) -> Fault:

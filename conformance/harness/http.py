@@ -364,7 +364,7 @@ class HttpPeer(HttpTransport):
             payloads = [
                 line.decode("utf-8", "replace")
                 for payload in payloads
-                for line in self.fault.mutate(payload.encode(), self._method_answered)
+                for line in self.fault.mutate(payload.encode(), self._method_answered, counts=self._fault_counts)
             ]
         frames = []
         for payload in payloads:

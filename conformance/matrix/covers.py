@@ -186,7 +186,12 @@ def param_id(revision: str, requirement: dict) -> str:
 TRANSPORT_SEPARATOR = "@"
 
 
-def for_req(requirement_id: str, side: str, transports: tuple[str, ...] = ()) -> Callable[[TestFunction], TestFunction]:
+def for_req(
+    requirement_id: str,
+    side: str,
+    transports: tuple[str, ...] = (),
+    not_over: dict[str, tuple[str, ...]] | None = None,
+) -> Callable[[TestFunction], TestFunction]:
     """Parametrise a test over the cells of ``requirement_id`` / ``side`` that its covers claim.
 
     The test takes a ``revision`` argument. Without a cover naming it, the test runs every revision
@@ -198,7 +203,10 @@ def for_req(requirement_id: str, side: str, transports: tuple[str, ...] = ()) ->
 
     With ``transports``, the test also takes a ``transport`` argument and runs each revision over
     each of those transports that the revision defines, with ids ``<rev>/<area>/<id>@<transport>``:
-    for requirements about the session or the messages, which hold over every transport.
+    for requirements about the session or the messages, which hold over every transport. ``not_over``
+    (revision -> transports) leaves out the pairs where the revision gives the situation no way to arise
+    over that transport (a 2026-07-28 client sends no notification over Streamable HTTP), so that no
+    test item is collected only to skip.
     """
     requirements, coverage = registry()
     if requirement_id not in requirements:
@@ -226,7 +234,8 @@ def for_req(requirement_id: str, side: str, transports: tuple[str, ...] = ()) ->
             if gap is not None:  # the plugin, which knows the target, makes it an expected failure
                 marks.append(pytest.mark.gapped(gap.ref, why=gap.why))
             if transports:
-                available = [t for t in transports if revision in TRANSPORT_REVISIONS[t]]
+                left_out = (not_over or {}).get(revision, ())
+                available = [t for t in transports if revision in TRANSPORT_REVISIONS[t] and t not in left_out]
                 params.extend(
                     pytest.param(
                         revision,

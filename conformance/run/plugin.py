@@ -698,16 +698,42 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
     return None
 
 
+SUITE_MODULE = re.compile(r"(^|/)conformance/test_[a-z0-9_]+\.py$")
+CHECK_FUNCTION = re.compile(r"^(assert|check)_")
+
+
+def failed_at_own_check(excinfo: pytest.ExceptionInfo[BaseException]) -> bool:
+    """Whether an assertion failure was raised by the test's own check: an ``assert`` of a suite module
+    (the test body, or a helper beside it), or a check helper of the harness (``assert_*``, ``check_*``).
+    One raised inside the harness (a frame that is not JSON, a wait the peer gave up on, a precondition)
+    or by pytest (``pytest.fail`` of a profile lookup) is not the test's check."""
+    if not excinfo.errisinstance(AssertionError) or excinfo.errisinstance(HarnessError):
+        return False
+    innermost = excinfo.traceback[-1]
+    return bool(SUITE_MODULE.search(str(innermost.path)) or CHECK_FUNCTION.match(innermost.name))
+
+
 def _invert_for_falsify(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
-    """Under its fault a test must fail by assertion; passing, or breaking the harness, is a failure."""
+    """Under its fault a test must fail at its own check (``failed_at_own_check``); passing, skipping,
+    failing anywhere else (the harness, a precondition, a lookup) is surviving it."""
     fault = fault_of(item)
-    if call.excinfo is not None and call.excinfo.errisinstance(AssertionError):
+    excinfo = call.excinfo
+    if excinfo is not None and failed_at_own_check(excinfo):
         report.outcome = "passed"
         report.longrepr = None
-        report.sections.append(("falsified", f"failed as it must under: {fault}"))
-    elif call.excinfo is None:
-        report.outcome = "failed"
-        report.longrepr = f"survived its fault ({fault}): this test cannot fail the way its cover claims"
+        report.sections.append(("falsified", f"failed at its own check as it must under: {fault}"))
+        return
+    if excinfo is None:
+        why = "passed"
+    elif report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        why = f"skipped ({reason})"
+    else:
+        where, said = excinfo.traceback[-1], (str(excinfo.value).splitlines() or [""])[0][:300]
+        at = f"{where.path.name}:{where.lineno + 1} in {where.name}"
+        why = f"failed elsewhere than at its check: {excinfo.typename} at {at}: {said}"
+    report.outcome = "failed"
+    report.longrepr = f"survived its fault ({fault}): it {why}"
 
 
 @pytest.hookimpl(tryfirst=True)
