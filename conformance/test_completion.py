@@ -12,7 +12,7 @@ import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
-from conformance.harness.surface import list_items, server_capabilities
+from conformance.harness.surface import list_items, offers, server_capabilities
 from conformance.matrix.covers import for_req
 
 UNKNOWN_PROMPT = "mcp-matrix-no-such-prompt"
@@ -30,6 +30,18 @@ def prompt_argument(peer: Peer) -> tuple[str, str]:
         for argument in prompt.get("arguments") or []:
             return prompt["name"], argument["name"]
     pytest.skip("fixture-missing: the server lists no prompt with arguments to complete")
+
+
+def offers_completion(peer: Peer) -> None:
+    """The completion rows bind a server that completes: one declaring ``completions`` (2025-03-26 on), or
+    at 2024-11-05, which has no such capability, one that does not refuse completion/complete as unknown."""
+    if peer.revision != "2024-11-05":
+        offers(peer, "completions")
+        return
+    peer.open()
+    probe = complete(peer, {"ref": prompt_ref(UNKNOWN_PROMPT), "argument": {"name": "a", "value": ""}})
+    if (probe.get("error") or {}).get("code") == METHOD_NOT_FOUND:
+        pytest.skip("fixture-missing: the server does not know completion/complete (-32601): it offers no completion")
 
 
 def prompt_ref(name: str) -> dict:
@@ -63,7 +75,7 @@ def test_a_server_without_completion_answers_minus_32601(revision: str, transpor
 
 @for_req("completion-unknown-prompt-error", "server", transports=BOTH_TRANSPORTS)
 def test_completion_for_an_unknown_prompt_gets_minus_32602(revision: str, transport: str, peer: Peer) -> None:
-    peer.open()
+    offers_completion(peer)
     response = complete(peer, {"ref": prompt_ref(UNKNOWN_PROMPT), "argument": {"name": "a", "value": ""}})
     code = refusal_code(response)
     assert code == INVALID_PARAMS, f"completion for {UNKNOWN_PROMPT} was refused with code {code}"
@@ -71,7 +83,7 @@ def test_completion_for_an_unknown_prompt_gets_minus_32602(revision: str, transp
 
 @for_req("completion-missing-arguments-error", "server", transports=BOTH_TRANSPORTS)
 def test_completion_without_its_argument_gets_minus_32602(revision: str, transport: str, peer: Peer) -> None:
-    peer.open()
+    offers_completion(peer)
     prompt, _ = prompt_argument(peer)
     code = refusal_code(complete(peer, {"ref": prompt_ref(prompt)}))  # `argument` is required
     assert code == INVALID_PARAMS, f"completion/complete without argument was refused with code {code}"

@@ -22,6 +22,7 @@ from conformance.harness.surface import (
     assert_list_connection_independent,
     is_base64,
     listed,
+    offers,
 )
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import SessionFactory
@@ -156,7 +157,7 @@ def test_embedded_resources_in_prompts_carry_text_or_base64_blob(revision: str, 
 
 @for_req("prompts-get-unknown-name-error", "server", transports=BOTH_TRANSPORTS)
 def test_an_unknown_prompt_gets_minus_32602(revision: str, transport: str, peer: Peer) -> None:
-    peer.open()
+    offers(peer, "prompts")
     code = refusal_code(get_prompt(peer, UNKNOWN_PROMPT))
     assert code == INVALID_PARAMS, f"prompts/get {UNKNOWN_PROMPT} was refused with code {code}"
 

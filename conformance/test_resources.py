@@ -23,6 +23,7 @@ from conformance.harness.surface import (
     is_base64,
     list_items,
     listed,
+    offers,
 )
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import SessionFactory
@@ -96,18 +97,21 @@ def test_resource_uri_schemes_follow_rfc_3986(revision: str, transport: str, pee
 
 @for_req("resources-not-found-error-code", "server", transports=BOTH_TRANSPORTS)
 def test_an_unknown_resource_gets_minus_32002(revision: str, transport: str, peer: Peer) -> None:
+    offers(peer, "resources")
     code = error_code(read_unknown(peer))
     assert code == RESOURCE_NOT_FOUND, f"reading {UNKNOWN_RESOURCE} was refused with code {code}"
 
 
 @for_req("resources-read-not-found-invalid-params", "server", transports=BOTH_TRANSPORTS)
 def test_an_unknown_resource_gets_minus_32602(revision: str, transport: str, peer: Peer) -> None:
+    offers(peer, "resources")
     code = error_code(read_unknown(peer))
     assert code == INVALID_PARAMS, f"reading {UNKNOWN_RESOURCE} was refused with code {code}"
 
 
 @for_req("resources-read-not-found-no-empty-contents", "server", transports=BOTH_TRANSPORTS)
 def test_an_unknown_resource_is_not_read_as_empty_contents(revision: str, transport: str, peer: Peer) -> None:
+    offers(peer, "resources")
     response = read_unknown(peer)
     contents = response.get("result", {}).get("contents", None)
     assert contents != [], f"reading {UNKNOWN_RESOURCE} was answered with empty contents: {response}"

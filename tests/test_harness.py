@@ -16,7 +16,7 @@ import pytest
 from conformance.harness import schema
 from conformance.harness.launcher import CommandLauncher, WarmLauncher, process_running
 from conformance.harness.peer import HarnessError, ImplementationTimeout, ProtocolViolation
-from conformance.harness.stdio import StdioPeer
+from conformance.harness.stdio import START_ALLOWANCE_SECONDS, StdioPeer
 from conformance.harness.trace import Trace
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +30,7 @@ def peer_for(command: list[str], tmp_path: Path, timeout: float = 0.5) -> Iterat
     launcher = CommandLauncher(command)
     try:
         with StdioPeer(launcher.start(), Trace(tmp_path / "t.jsonl", "stdio"), "2025-06-18", timeout=timeout) as peer:
+            peer.start_allowance = 0.0  # these tests are about the bound itself (see the allowance's own test)
             yield peer
     finally:
         launcher.close()
@@ -41,6 +42,17 @@ def test_a_server_that_never_answers_fails_within_the_bound(tmp_path: Path) -> N
         with pytest.raises(ImplementationTimeout, match=r"no response to request id 1 within 0\.5s"):
             peer.request("ping")
         assert time.monotonic() - start < 2
+
+
+def test_a_fresh_process_gets_its_start_up_allowance_on_the_first_wait_only(tmp_path: Path) -> None:
+    launcher = CommandLauncher(SILENT_SERVER)
+    try:
+        with StdioPeer(launcher.start(), Trace(tmp_path / "t.jsonl", "stdio"), "2025-06-18", timeout=0.5) as peer:
+            assert peer.default_bound() == 0.5 + START_ALLOWANCE_SECONDS
+            peer.received_lines.append(b"{}\n")
+            assert peer.default_bound() == 0.5
+    finally:
+        launcher.close()
 
 
 def test_a_line_that_is_not_json_is_a_protocol_violation(tmp_path: Path) -> None:

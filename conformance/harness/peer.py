@@ -112,6 +112,7 @@ class Peer:
         # A line that is not JSON fails the session at once, unless a test about the lines themselves
         # (stdio framing, UTF-8) sets this: it is then kept in received_lines and passed over.
         self.lenient_lines = False
+        self.start_allowance = 0.0  # seconds added to the first wait of a session on a fresh process
         self.received_lines: list[bytes] = []  # every line the peer read, as the implementation sent it
         self._pending: list[Any] = []
         self._pending_methods: dict[Any, str] = {}
@@ -151,7 +152,7 @@ class Peer:
         return self._receive_wire(timeout)
 
     def _receive_wire(self, timeout: float | None) -> Any:
-        bound = self.timeout if timeout is None else timeout
+        bound = self.default_bound() if timeout is None else timeout
         deadline = time.monotonic() + bound
         while True:
             while not self._mutated:
@@ -184,6 +185,12 @@ class Peer:
         if self.fault is None:
             return [line]
         return self.fault.mutate(line, self._method_answered, self._held, self._fault_counts)
+
+    def default_bound(self) -> float:
+        """How long a wait without a bound of its own lasts: the peer's timeout, and before the first
+        frame of a freshly started process also its start-up allowance (an interpreter importing its
+        framework is not a server failing to answer)."""
+        return self.timeout + (self.start_allowance if not self.received_lines else 0.0)
 
     def _said(self) -> str:
         said = self.diagnostics()
@@ -262,7 +269,7 @@ class Peer:
         return self._await(lambda frame: not (isinstance(frame, dict) and "method" in frame), "response", timeout)
 
     def _await(self, wanted: Callable[[Any], bool], description: str, timeout: float | None) -> Any:
-        bound = self.timeout if timeout is None else timeout
+        bound = self.default_bound() if timeout is None else timeout
         deadline = time.monotonic() + bound
         for index, frame in enumerate(self._pending):
             if wanted(frame):
@@ -302,8 +309,9 @@ class Peer:
         return "server/discover" if self.stateless else "ping"
 
     def open(self, capabilities: dict | None = None) -> None:
-        """Make the session usable at its revision: the handshake before 2026-07-28, nothing after."""
-        if not self.stateless:
+        """Make the session usable at its revision: the handshake before 2026-07-28 (once: a session
+        already open stays as it is), nothing after."""
+        if not self.stateless and self.initialized is None:
             # The result's shape is the cell of lifecycle-server-initialize-result; here it only opens
             # the session, so a violation in it is recorded, not raised.
             self.initialize(capabilities, check=False)

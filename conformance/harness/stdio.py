@@ -12,6 +12,8 @@ from conformance.harness.launcher import ServerProcess
 from conformance.harness.peer import CLOSED, DEFAULT_TIMEOUT_SECONDS, Peer, ProtocolViolation
 from conformance.harness.trace import Trace
 
+START_ALLOWANCE_SECONDS = 5.0  # added to the first wait on a fresh process: its interpreter and framework start
+
 
 class StdioPeer(Peer):
     """The client end of one stdio session: a reader thread turns stdout into lines, stderr is kept."""
@@ -28,6 +30,8 @@ class StdioPeer(Peer):
     ) -> None:
         super().__init__(trace, revision, timeout, fault)
         self.process = process
+        if process.popen is not None:  # started from its command now, not forked from a warm parent
+            self.start_allowance = START_ALLOWANCE_SECONDS
         self._stderr = bytearray()
         self._stderr_grew = threading.Condition()
         self.stdout_ended = threading.Event()  # the server's stdout reached end of file

@@ -65,11 +65,29 @@ def list_items(peer: Peer, method: str) -> list[dict] | None:
     return items
 
 
+CAPABILITY_OF_LIST = {
+    "tools/list": "tools",
+    "resources/list": "resources",
+    "resources/templates/list": "resources",
+    "prompts/list": "prompts",
+}
+
+
+def offers(peer: Peer, capability: str) -> None:
+    """Go on only if the server declares ``capability``: the rows of a feature bind a server that offers
+    it, and one that does not is right to refuse its methods (-32601). Else fixture-missing."""
+    if capability not in server_capabilities(peer):
+        pytest.skip(f"fixture-missing: the server declares no {capability} capability, so it offers none")
+
+
 def listed(peer: Peer, method: str) -> list[dict]:
     """The items of a list request the server must answer; an empty list leaves nothing to check
-    (the test reports fixture-missing rather than passing over nothing)."""
+    (the test reports fixture-missing rather than passing over nothing), and neither does a refusal
+    from a server that does not declare the feature (then it owes no list)."""
     items = list_items(peer, method)
-    assert items is not None, f"{method} was refused"
+    if items is None:
+        offers(peer, CAPABILITY_OF_LIST[method])
+    assert items is not None, f"{method} was refused although the server declares {CAPABILITY_OF_LIST[method]}"
     if not items:
         pytest.skip(f"fixture-missing: the server lists no {LIST_KEYS[method]}")
     return items

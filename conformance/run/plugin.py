@@ -558,13 +558,18 @@ COLLECTED_KEY = pytest.StashKey[frozenset[str]]()
 
 @pytest.hookimpl(tryfirst=True)  # before -k / -m / --falsify deselect anything
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A gapped cell runs as a strict expected failure: it must fail by assertion, and one that passes
-    fails the run as a stale gap (``RUN_GAPS=1`` runs gapped cells as ordinary tests, to see why they
-    fail). Under --falsify only the tested cells that declare a fault run, since the rest (gapped
-    cells included: they fail already) have nothing to prove. Every collected node id is kept for the
-    meta-test, which then need not collect the suite again (see collected_node_ids)."""
+    """The meta-tests run only with the default target (they judge this checkout). A gapped cell runs as
+    a strict expected failure: it must fail by assertion, and one that passes fails the run as a stale
+    gap (``RUN_GAPS=1`` runs gapped cells as ordinary tests, to see why they fail). Under --falsify only
+    the tested cells that declare a fault run, since the rest (gapped cells included: they fail already)
+    have nothing to prove. Every collected node id is kept for the meta-test, which then need not
+    collect the suite again (see collected_node_ids)."""
     config.stash[COLLECTED_KEY] = frozenset(item.nodeid for item in items)
     profile = config.stash[TARGET_KEY]
+    if profile.name != targets.DEFAULT_TARGET:  # the meta-tests judge this checkout, not another target
+        about_the_tree = [item for item in items if Path(str(item.path)).name in META_TESTS]
+        config.hook.pytest_deselected(items=about_the_tree)
+        items[:] = [item for item in items if item not in about_the_tree]
     gapped = {item: gap_reason(item, profile) for item in items}
     if config.getoption("--falsify"):
         keep = [item for item in items if fault_of(item) is not None and not gapped[item]]
