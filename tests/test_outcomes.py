@@ -22,14 +22,18 @@ from conformance.run.targets import Target
 from tests.project_copy import pytest_in
 
 
-def row_of_level(level: str) -> str:
+def row_of_level(level: str, nth: int = 0) -> str:
+    """The ``nth`` row of ``level`` binding the server at every revision, gapped nowhere."""
     requirements, coverage = registry()
+    found = []
     for row in requirements.values():
         gapped = any(g.requirement == row["id"] and g.side == "server" for g in coverage.gaps)
         applies = row["applicability"]["server"] == "applies" and len(row["revisions"]) == 5
         if row["level"] == level and applies and not gapped:
-            return row["id"]
-    raise LookupError(f"no ungapped server row of level {level} at every revision")
+            found.append(row["id"])
+    if len(found) <= nth:
+        raise LookupError(f"no ungapped server row number {nth} of level {level} at every revision")
+    return found[nth]
 
 
 def test_an_assertion_failure_reads_by_level() -> None:
@@ -62,7 +66,7 @@ def test_the_headline_counts_by_level() -> None:
 
 
 RULES_MODULE = """
-from conformance.harness.peer import HarnessError
+from conformance.harness.peer import HarnessError, precondition
 from conformance.matrix.covers import for_req
 
 
@@ -84,13 +88,19 @@ def test_may(revision):
 @for_req({harness!r}, "server")
 def test_harness(revision):
     raise HarnessError("the harness's own read timed out")
+
+
+@for_req({probe!r}, "server")
+def test_probe(revision):
+    precondition(False, "the follow-up probe was refused")
+    assert False, "never reached"
 """
 
 
 @pytest.fixture
 def rules_project(project: Path) -> Path:
     rows = {"must": "MUST", "should": "SHOULD", "may": "MAY", "harness": "MUST NOT"}
-    module = RULES_MODULE.format(**{name: row_of_level(level) for name, level in rows.items()})
+    module = RULES_MODULE.format(probe=row_of_level("MUST", 1), **{n: row_of_level(level) for n, level in rows.items()})
     (project / "conformance" / "test_rules_probe.py").write_text(textwrap.dedent(module))
     (project / "targets" / "old-only.yaml").write_text(
         "name: old-only\nserver: {stdio: fixture}\nclient: fixture\nfixtures: all\nrevisions: 2024-11-05..2025-11-25\n"
@@ -118,6 +128,9 @@ def test_levels_decide_what_a_failure_is(rules_project: Path) -> None:
     assert set(outcomes_of(report, row_of_level("MAY")).values()) == {"not-exercised"}, "a MAY cell cannot fail"
     harness = [c for c in report["cells"] if c["requirement"] == row_of_level("MUST NOT")]
     assert {c["outcome"] for c in harness} == {"inconclusive"}, "a harness error is not the requirement failing"
+    probed = [c for c in report["cells"] if c["requirement"] == row_of_level("MUST", 1)]
+    assert {c["outcome"] for c in probed} == {"inconclusive"}, "a failed precondition is not the requirement failing"
+    assert "precondition not met: the follow-up probe was refused" in probed[0]["evidence"][0]
     assert "1 failed" in output and "5 warned" in output and "5 not-exercised" in output
     failed = next(c for c in report["cells"] if c["outcome"] == "fail")
     assert failed["evidence"] == ["fail: the frame broke the MUST\nassert '2025-03-26' != '2025-03-26'"]
@@ -143,7 +156,7 @@ def test_a_revision_the_target_does_not_speak_is_reported_once_and_fails_no_cell
         ("2026-07-28", "client"),
         ("2026-07-28", "server"),
     ]
-    assert "4 revision-not-implemented" in output
+    assert "5 revision-not-implemented" in output  # one per test of the module
 
 
 def test_the_report_validates_and_is_byte_identical_for_the_same_outcomes(tmp_path: Path, monkeypatch) -> None:
