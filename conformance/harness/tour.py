@@ -165,6 +165,9 @@ def undefined_in(revision: str, message: Message) -> list[str]:
 # the session, run long or break a stream are left out.
 TOOL_ROLES = (
     "simple-tool",
+    "image-tool",
+    "audio-tool",
+    "mixed-content-tool",
     "error-tool",
     "embedded-resource-tool",
     "structured-tool",
@@ -179,9 +182,6 @@ TOOL_ROLES = (
     "resource-updater",
 )
 PROMPT_ROLES = ("simple-prompt", "arguments-prompt", "embedded-resource-prompt", "input-required-prompt")
-# Official fixture names with no role (each only returns content of one kind), called when the target's
-# profile offers them: content types are part of the result's definition.
-CONTENT_TOOLS = ("test_image_content", "test_audio_content", "test_multiple_content_types")
 TIMED = (("ping", 2.0), ("roots/list", 0.2))  # timed-request-tool: answered; left unanswered (the server cancels)
 
 
@@ -242,9 +242,6 @@ def _plan(peer: Peer, listed: dict[str, set[str]], tour: Tour) -> Iterator[tuple
         if binding := _bound(peer, role, listed["tools"], tour):
             token = "tour-progress" if role == "progress-tool" else None
             yield call(binding.name, binding.args(), token=token, log=role == "logging-tool"), True
-    for name in CONTENT_TOOLS:
-        if (peer.fixtures == "all" or name in peer.fixtures) and name in listed["tools"]:
-            yield call(name, {}), True
     if binding := _bound(peer, "timed-request-tool", listed["tools"], tour):
         for method, seconds in TIMED:
             yield call(binding.name, binding.args(method=method, timeout=seconds)), True
