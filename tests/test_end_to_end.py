@@ -95,6 +95,23 @@ def test_a_test_that_survives_its_fault_fails_make_falsify(project: Path) -> Non
     assert "survived its fault (set result.instructions = 'harmless' in the answer to initialize)" in result.stdout
 
 
+def test_a_fault_caught_only_by_the_harness_is_a_survivor(project: Path) -> None:
+    """Falsified means failing at the test's own check: a fault that breaks the frame so that the peer
+    refuses it (not JSON) never reaches the check on the version, so the test survives it, named."""
+    coverage = project / "coverage" / "lifecycle.py"
+    text = coverage.read_text()
+    damaged = 'fault=set_field("initialize", "result.protocolVersion", UNKNOWN_VERSION),'
+    assert damaged in text
+    text = text.replace(damaged, 'fault=Fault("corrupt", "initialize"),', 1)
+    coverage.write_text("from conformance.harness.faults import Fault\n" + text)
+    result = pytest_in(project, "--falsify", "conformance/test_lifecycle.py", "-k", "echoes")
+    assert result.returncode == 1, result.stdout[-2000:]
+    assert "survived its fault (corrupt in the answer to initialize): it failed elsewhere than at its check" in (
+        result.stdout
+    )
+    assert "ProtocolViolation at peer.py" in result.stdout
+
+
 def test_run_selects_exactly_the_tests_covering_the_given_ids_and_areas() -> None:
     from conformance.cli.main import covering_node_ids
     from conformance.matrix.covers import load_coverage
