@@ -37,6 +37,8 @@ def client_refuses_with(code: int) -> Fault:
     return client_sends({"id": UNKNOWN_ID, "error": {"code": code, "message": "Refused."}})
 
 
+TWO_SENTENCES = "Resource not found. Check the URI and try again."  # an error message of two sentences
+
 # The codes over whole conversations (issue #4): the server's answers to bad requests, the client's to
 # what the scripted stdio server asks it, and the client's reactions to the codes it receives.
 COVERS += [
@@ -52,16 +54,23 @@ COVERS += [
         f"{TESTS}::test_the_clients_reserved_range_codes_are_defined_ones",
         fault=client_refuses_with(-32050),
     ),
-    Cover("errors-legacy-range-avoid", "client", f"{TESTS}::test_the_client_emits_no_legacy_range_code"),
+    Cover(
+        "errors-legacy-range-avoid",
+        "client",
+        f"{TESTS}::test_the_client_emits_no_legacy_range_code",
+        fault=client_refuses_with(-32010),
+    ),
     Cover(
         "errors-new-codes-outside-jsonrpc-range",
         "server",
         f"{TESTS}::test_the_servers_own_codes_lie_outside_the_json_rpc_range",
+        fault=set_field("resources/read", "error.code", -32500),
     ),
     Cover(
         "errors-new-codes-outside-jsonrpc-range",
         "client",
         f"{TESTS}::test_the_clients_own_codes_lie_outside_the_json_rpc_range",
+        fault=client_refuses_with(-32500),
     ),
     Cover(
         "errors-reserved-range-defined-meaning",
@@ -76,15 +85,22 @@ COVERS += [
         fault=client_refuses_with(-32022),
     ),
     Cover(
-        "errors-message-one-sentence-message", "server", f"{TESTS}::test_the_servers_error_messages_are_one_sentence"
+        "errors-message-one-sentence-message",
+        "server",
+        f"{TESTS}::test_the_servers_error_messages_are_one_sentence",
+        fault=set_field("resources/read", "error.message", TWO_SENTENCES),
     ),
     Cover(
-        "errors-message-one-sentence-message", "client", f"{TESTS}::test_the_clients_error_messages_are_one_sentence"
+        "errors-message-one-sentence-message",
+        "client",
+        f"{TESTS}::test_the_clients_error_messages_are_one_sentence",
+        fault=client_sends({"id": UNKNOWN_ID, "error": {"code": -32601, "message": TWO_SENTENCES}}),
     ),
     Cover(
         "errors-server-message-one-sentence",
         "server",
         f"{TESTS}::test_a_modern_servers_error_messages_are_one_sentence",
+        fault=set_field("resources/read", "error.message", TWO_SENTENCES),
     ),
     Cover(
         "errors-legacy-range-no-assumed-meaning",
@@ -96,6 +112,8 @@ COVERS += [
         "errors-accept-legacy-resource-not-found",
         "client",
         f"{TESTS}::test_the_client_takes_minus_32002_from_a_legacy_server_as_not_found",
+        # the client's record shows it stopping after the refused read instead of carrying on
+        fault=silence("tools/list"),
     ),
 ]
 
