@@ -1,8 +1,10 @@
 """The catalogue is complete, points at the pinned spec, and says it in its own words.
 
 Completeness is checked, not hoped for: every sentence of every revision that carries an
-uppercase RFC 2119 keyword (pages, schema reference pages and schema.json descriptions) is
-accounted for by a row or by a not-requirement override (docs/spec/requirements.md, overrides/).
+uppercase RFC 2119 keyword (pages, schema reference pages and schema.json descriptions), and every
+message definition of every revision's schema (the members of its request, result and notification
+unions, located by the sha256 of their canonical JSON), is accounted for by a row or by a
+not-requirement override (docs/spec/requirements.md, overrides/).
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from conformance.catalogue.spec_pin import materialise
 
     swept, counted = swept_keyword_counts(sentences), independent_keyword_counts(materialise())
-    print("revision     normative sentences  unaccounted  keywords swept  keywords counted independently")
+    print("revision     normative units      unaccounted  keywords swept  keywords counted independently")
     for revision, (total, missing) in accounting.by_revision().items():
         in_swept = sum(n for (r, _), n in swept.items() if r == revision)
         in_files = sum(n for (r, _), n in counted.items() if r == revision)
