@@ -213,7 +213,6 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     outcome = Outcome()
     status = pytest.main(pytest_arguments(args), plugins=[outcome])
-    _release_report_locks()
     code = exit_code(status, outcome)
     meaning = MEANING[code]
     if code == EXIT_FAILED and args.strict:
@@ -225,15 +224,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mcp-matrix: report {_shown(outcome.report.parent)}/report.md (and report.html, report.json)")
     print(f"mcp-matrix: exit {code} ({meaning})")
     return code
-
-
-def _release_report_locks() -> None:
-    """The run is over: close the report directories' locks (conformance/run/reports.py holds them for the
-    life of the process), rather than leave them to the interpreter's shutdown, which complains of them."""
-    from conformance.run import reports
-
-    for lock in getattr(reports, "_LOCKS", ()):
-        lock.close()
 
 
 def _shown(path: Path) -> str:

@@ -279,7 +279,7 @@ def _session(
     yield peer
     peer.close()
     report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and report.passed:
+    if report is not None and passed_outright(report):
         trace.path.unlink(missing_ok=True)
 
 
@@ -352,7 +352,7 @@ def _scripted_http(
             f"the scripted {transport} server sent answers its own schema refuses:\n" + "\n".join(server.harness_errors)
         )
     report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and report.passed:
+    if report is not None and passed_outright(report):
         trace.path.unlink(missing_ok=True)
 
 
@@ -388,7 +388,7 @@ def scripted_stdio(revision: str, request: pytest.FixtureRequest) -> Iterator[Sc
             "the scripted stdio server sent answers its own schema refuses:\n" + "\n".join(server.harness_errors)
         )
     report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and report.passed:
+    if report is not None and passed_outright(report):
         for record in server.paths:
             record.unlink(missing_ok=True)
 
@@ -491,7 +491,7 @@ def open_session(server_launcher: Launcher, target: Target, request: pytest.Fixt
             session.roles = target.roles
             yield session
         report = request.node.stash.get(CALL_REPORT_KEY, None)
-        if report is None or report.passed:
+        if report is None or passed_outright(report):
             path.unlink(missing_ok=True)
 
     return open_one
@@ -504,6 +504,12 @@ def peer(transport: str, request: pytest.FixtureRequest) -> Peer:
     if fixture is None:
         raise HarnessError(f"no peer for transport {transport!r}")
     return request.getfixturevalue(fixture)
+
+
+def passed_outright(report: pytest.TestReport) -> bool:
+    """Whether a test passed and its trace can go: a ``warn``, which pytest counts as passed unless
+    ``--strict``, keeps its trace, the evidence its report points at."""
+    return report.passed and dict(report.user_properties).get("conformance-outcome") != "warn"
 
 
 def _trace_path(request: pytest.FixtureRequest) -> Path:
@@ -855,6 +861,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.section(f"target {target.name}")
     terminalreporter.write_line(line)
     terminalreporter.write_line(f"report: {_shown(directory / 'report.md')} (and report.html, report.json)")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    reports.release_locks()
 
 
 EXIT_UNREACHABLE = 3

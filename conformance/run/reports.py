@@ -90,6 +90,13 @@ def _lock_target(directory: Path) -> None:
     _LOCKS.append(lock)
 
 
+def release_locks() -> None:
+    """The run is over: let go of its report directories (closed here, not left to the interpreter's
+    shutdown, which warns of files still open)."""
+    while _LOCKS:
+        _LOCKS.pop().close()
+
+
 @dataclass
 class TestResult:
     """One test's part in a cell, as the plugin recorded it."""
