@@ -198,3 +198,20 @@ def test_a_side_the_target_does_not_offer_is_reported_once(rules_project: Path) 
     code, output, report = run_rules(rules_project, "--target", "server-only")
     assert code == 0 and report["cells"] == [] and report["sides-not-offered"] == ["client"], output[-2000:]
     assert report["headline"].endswith("sides not offered: client")
+
+
+def test_a_warned_cell_keeps_its_trace(rules_project: Path) -> None:
+    """A ``warn`` passes the run unless ``--strict``, yet its report points at its trace: the trace stays;
+    a passing test's trace goes."""
+    (rules_project / "conformance" / "test_rules_probe.py").write_text(
+        "from conformance.matrix.covers import for_req\n\n\n"
+        f"@for_req({row_of_level('SHOULD')!r}, 'server')\n"
+        "def test_should(revision, server):\n    server.open()\n    assert revision == '2025-03-26', 'no'\n"
+    )
+    code, output, report = run_rules(rules_project, "-k", "2025-03-26 or 2025-06-18")
+    assert code == 0, output[-2000:]
+    cells = {c["revision"]: c for c in report["cells"]}
+    assert cells["2025-06-18"]["outcome"] == "warn" and cells["2025-03-26"]["outcome"] == "pass"
+    kept = cells["2025-06-18"]["traces"]
+    assert kept and all(Path(path).is_file() for path in kept), kept
+    assert not list((rules_project / "out").glob("*/traces/*2025-03-26*")), "a passing test's trace is not kept"
