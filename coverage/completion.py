@@ -25,10 +25,21 @@ COVERS: list[Cover] = [
         fault=drop_field("server/discover", "result.capabilities.completions"),
         revisions="2026-07-28",
     ),
+    # Without its completions capability, the server reads as one that lacks completion yet answers
+    # completion/complete with another code (-32602 for the unknown prompt) than method-not-found.
     Cover(
         "completion-unsupported-method-not-found",
         "server",
         f"{TESTS}::test_a_server_without_completion_answers_minus_32601",
+        fault=drop_field("initialize", "result.capabilities.completions"),
+        revisions="2025-03-26..2025-11-25",
+    ),
+    Cover(
+        "completion-unsupported-method-not-found",
+        "server",
+        f"{TESTS}::test_a_server_without_completion_answers_minus_32601",
+        fault=drop_field("server/discover", "result.capabilities.completions"),
+        revisions="2026-07-28",
     ),
     Cover(
         "completion-unknown-prompt-error",

@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import drop_field, set_field, silence
+from conformance.harness.faults import drop_field, reverse_list, set_field, silence
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_tools.py"
@@ -46,6 +46,7 @@ COVERS: list[Cover] = [
         "tools-list-deterministic-order",
         "server",
         f"{TESTS}::test_tools_are_listed_in_the_same_order_every_time",
+        fault=reverse_list("tools/list", "result.tools", occurrence=2),  # the same tools, another order
     ),
     Cover(
         "tools-list-changed-notify",

@@ -165,3 +165,16 @@ def test_a_reorder_fault_holds_its_frame_back_until_the_next_frame_has_gone_by()
     assert fault.mutate(response, lambda frame: None, held) == [response, progress]
     assert held == []
     assert str(fault) == "each notifications/progress frame swapped with the next frame"
+
+
+def test_a_reverse_fault_keeps_the_items_and_turns_their_order_round_on_its_occurrence_only() -> None:
+    from conformance.harness.faults import reverse_list
+
+    fault, counts = reverse_list("tools/list", "result.tools", occurrence=2), {}
+    answer = b'{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a"},{"name":"b"},{"name":"c"}]}}\n'
+    method_of = lambda frame: "tools/list"  # noqa: E731
+    assert fault.mutate(answer, method_of, counts=counts) == [answer]
+    (second,) = fault.mutate(answer, method_of, counts=counts)
+    assert [tool["name"] for tool in json.loads(second)["result"]["tools"]] == ["c", "b", "a"]
+    assert fault.mutate(answer, method_of, counts=counts) == [answer]
+    assert str(fault) == "result.tools reversed in the answer to tools/list of its answer number 2"

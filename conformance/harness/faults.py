@@ -39,6 +39,7 @@ KINDS = (
     "encoding",
     "http-early",
     "reorder",
+    "reverse",
 )
 HTTP_KINDS = ("http-status", "http-header", "http-method", "sse-event-id", "sse-event-name", "http-early")
 
@@ -163,6 +164,8 @@ def _edit(node: Any, keys: list[str], kind: str, value: Any) -> None:
         node.pop(last, None)
     elif kind == "rename" and last in node:
         node[value] = node.pop(last)
+    elif kind == "reverse" and isinstance(node.get(last), list):
+        node[last] = node[last][::-1]
 
 
 def set_field(target: str, path: str, value: Any, occurrence: int = 0) -> Fault:
@@ -175,6 +178,15 @@ def set_field(target: str, path: str, value: Any, occurrence: int = 0) -> Fault:
 def reorder(target: str) -> Fault:
     """Each frame for ``target`` comes after the frame that followed it (or never, if none does)."""
     return Fault("reorder", target, description=f"each {target} frame swapped with the next frame")
+
+
+def reverse_list(target: str, path: str, occurrence: int = 0) -> Fault:
+    """The list at ``path`` of the answer to ``target`` in reverse order (with ``occurrence``: of its Nth
+    answer only): the same items, another order."""
+    nth = f" of its answer number {occurrence}" if occurrence else ""
+    return Fault(
+        "reverse", target, path, description=f"{path} reversed in the answer to {target}{nth}", occurrence=occurrence
+    )
 
 
 def drop_field(target: str, path: str) -> Fault:
