@@ -101,15 +101,33 @@ COVERS += [
         "server",
         f"{TESTS}::test_meta_key_names_use_only_the_allowed_interior_characters",
     ),
-    Cover("meta-key-prefix-reverse-dns", "client", f"{TESTS}::test_client_meta_key_prefixes_are_reverse_dns"),
-    Cover("meta-key-prefix-reverse-dns", "server", f"{TESTS}::test_meta_key_prefixes_are_reverse_dns"),
+    Cover(
+        "meta-key-prefix-reverse-dns",
+        "client",
+        f"{TESTS}::test_client_meta_key_prefixes_are_reverse_dns",
+        fault=client_writes({"example.com/name": 1}),
+    ),
+    Cover(
+        "meta-key-prefix-reverse-dns",
+        "server",
+        f"{TESTS}::test_meta_key_prefixes_are_reverse_dns",
+        fault=set_field("tools/list", "result._meta", {"example.com/name": 1}),
+    ),
     Cover(
         "meta-request-required-fields",
         "client",
         f"{TESTS}::test_every_client_request_carries_the_required_meta_fields",
         fault=drop_field("tools/list", "params._meta"),
     ),
-    Cover("meta-client-info-every-request", "client", f"{TESTS}::test_every_client_request_names_the_client"),
+    Cover(
+        "meta-client-info-every-request",
+        "client",
+        f"{TESTS}::test_every_client_request_names_the_client",
+        # the tools/list keeps its version and capabilities, and no longer names the client
+        fault=client_writes(
+            {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+        ),
+    ),
     Cover(
         "meta-reserved-keys-no-assumptions",
         "client",
@@ -126,9 +144,17 @@ COVERS += [
         "meta-info-not-behavioral",
         "server",
         f"{TESTS}::test_the_server_answers_alike_whoever_the_client_says_it_is",
+        # the second tools/list, the one sent as another client, lists nothing
+        fault=set_field("tools/list", "result.tools", [], occurrence=2),
     ),
     Cover("meta-info-not-behavioral", "client", f"{TESTS}::test_the_client_acts_alike_whoever_the_server_says_it_is"),
-    Cover("meta-info-not-security", "server", f"{TESTS}::test_a_claimed_identity_opens_or_closes_nothing"),
+    Cover(
+        "meta-info-not-security",
+        "server",
+        f"{TESTS}::test_a_claimed_identity_opens_or_closes_nothing",
+        # the third tools/list, from a client that names itself not at all, is shown no tool
+        fault=set_field("tools/list", "result.tools", [], occurrence=3),
+    ),
     Cover("meta-info-not-security", "client", f"{TESTS}::test_the_client_trusts_no_claimed_server_identity"),
     Cover(
         "meta-no-undeclared-client-capabilities",
