@@ -34,6 +34,8 @@ COVERS += [
         "versioning-client-retry-supported-version",
         "client",
         f"{TESTS}::test_the_client_retries_at_a_shared_version_or_gives_up",
+        # the retry after -32022 proposes a version the server did not name instead of 2025-11-25
+        fault=set_field("initialize", "params.protocolVersion", "2099-01-01"),
     ),
     Cover(
         "versioning-discover-optional-for-client",
@@ -70,6 +72,8 @@ COVERS += [
         "versioning-modern-only-initialize-error",
         "server",
         f"{TESTS}::test_a_modern_only_server_names_its_versions_when_refusing_initialize",
+        # the refusal of initialize names no version: a bare message, no data
+        fault=set_field("initialize", "error", {"code": -32602, "message": "Unsupported protocol version."}),
     ),
 ]
 
