@@ -29,7 +29,7 @@ from conformance.harness.exchanges import (
     server_frames,
 )
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_METHOD
-from conformance.harness.peer import Peer
+from conformance.harness.peer import ImplementationTimeout, Peer
 from conformance.harness.roles import bound, require_role
 from conformance.harness.schema import violations
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
@@ -186,12 +186,21 @@ def test_a_batch_is_processed(revision: str, transport: str, peer: Peer) -> None
     """Over every transport: a batch refused by one binding and served by another is a breach of that
     binding's cell alone (streamable-http-batch-post and its kin judge how HTTP carries it)."""
     peer.open()
-    peer.send_request([peer.envelope("ping", "batch-1"), peer.envelope("ping", "batch-2")])
-    answers: list = []
-    while len(answers) < 2:
-        frame = peer.receive()
-        answers.extend(frame if isinstance(frame, list) else [frame])
-    assert {a.get("id") for a in answers} == {"batch-1", "batch-2"}, answers
+    batch = {"batch-1", "batch-2"}
+    peer.send_request([peer.envelope("ping", request_id) for request_id in sorted(batch)])
+    answered: dict = {}  # request id -> its response
+    while not batch <= answered.keys():  # what else the server sends meanwhile (a notification, a request) is no answer
+        try:
+            frame = peer.receive()
+        except ImplementationTimeout as timeout:
+            unanswered = ", ".join(sorted(batch - answered.keys()))
+            raise AssertionError(f"the batch's ping requests {unanswered} went unanswered: {timeout}") from None
+        frames = [f for f in (frame if isinstance(frame, list) else [frame]) if isinstance(f, dict) and is_response(f)]
+        whole = [f for f in frames if f["id"] is None and "error" in f]  # an error for the batch as a whole
+        assert not whole, f"the batch was refused as a whole: {str(whole[0]['error'])[:300]}"
+        answered |= {f["id"]: f for f in frames if f["id"] in batch}
+    refused = {request_id: r.get("error", r) for request_id, r in answered.items() if "result" not in r}
+    assert not refused, f"the batch's ping requests were refused: {refused}"
 
 
 @for_req("messages-result-type-present", "server", transports=BOTH_TRANSPORTS)
