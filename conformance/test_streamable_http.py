@@ -120,6 +120,8 @@ def test_a_request_in_an_ended_session_gets_404(revision: str, http_server: Http
     ended = http_server.exchange("DELETE", headers={"Mcp-Session-Id": http_server.session_id})
     if ended.status == 405:
         pytest.skip("fixture-missing: the server does not let clients end sessions")
+    if not 200 <= ended.status < 300:  # the session did not end: the rule about an ended one does not arise
+        pytest.skip(f"fixture-missing: the server did not end the session (its DELETE was answered {ended.status})")
     exchange = http_server.exchange("POST", probe_frame(http_server))
     assert exchange.status == 404, f"a request in an ended session was answered {exchange.status}"
 
