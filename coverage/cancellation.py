@@ -18,17 +18,21 @@ STRAY_CANCELLATION = {
 ANSWERED_AFTER_CANCEL = {"jsonrpc": "2.0", "id": "slow-op", "error": {"code": -32800, "message": "Request cancelled"}}
 # An error answering nothing the client asked, as if the server had answered a notification or a response.
 ERROR_FOR_A_NOTIFICATION = {"jsonrpc": "2.0", "id": None, "error": {"code": -32602, "message": "bad cancellation"}}
+# The fixture's account of the cancelled run, as a server that kept working after the cancellation gives it.
+RAN_TO_COMPLETION = [{"type": "text", "text": "completed after 20 steps"}]
 
 COVERS: list[Cover] = [
     Cover(
         "cancellation-receiver-stop-processing",
         "server",
         f"{TESTS}::test_a_cancelled_request_stops_being_processed",
+        fault=set_field("tools/call", "result.content", RAN_TO_COMPLETION),
     ),
     Cover(
         "cancellation-server-stop-processing",
         "server",
         f"{TESTS}::test_a_modern_server_stops_processing_a_cancelled_request",
+        fault=set_field("tools/call", "result.content", RAN_TO_COMPLETION),
     ),
     Cover(
         "cancellation-receiver-no-response",
