@@ -178,3 +178,16 @@ def test_a_reverse_fault_keeps_the_items_and_turns_their_order_round_on_its_occu
     assert [tool["name"] for tool in json.loads(second)["result"]["tools"]] == ["c", "b", "a"]
     assert fault.mutate(answer, method_of, counts=counts) == [answer]
     assert str(fault) == "result.tools reversed in the answer to tools/list of its answer number 2"
+
+
+def test_an_inject_frames_fault_sends_each_frame_on_its_own_line_before_its_target() -> None:
+    from conformance.harness.faults import inject_frames_before
+
+    pings = [{"jsonrpc": "2.0", "id": f"p{n}", "method": "ping"} for n in range(3)]
+    fault = inject_frames_before("tools/list", pings)
+    request = b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'
+    lines = fault.mutate(request, lambda frame: None)
+    assert [json.loads(line) for line in lines[:-1]] == pings and lines[-1] == request
+    assert all(line.endswith(b"\n") and line.count(b"\n") == 1 for line in lines)
+    other = b'{"jsonrpc":"2.0","id":2,"method":"prompts/list"}\n'
+    assert fault.mutate(other, lambda frame: None) == [other]

@@ -28,6 +28,7 @@ KINDS = (
     "silence",
     "inject",
     "inject-raw",
+    "inject-frames",
     "strip-newline",
     "pretty",
     "batch",
@@ -134,6 +135,8 @@ class Fault:
             return []
         if self.kind == "inject":
             return [json.dumps(self.value).encode() + b"\n", line]
+        if self.kind == "inject-frames":
+            return [*(json.dumps(extra).encode() + b"\n" for extra in self.value), line]
         if self.kind == "inject-raw":
             return [self.value.encode() + b"\n", line]
         if self.kind == "encoding":  # the frame's text (escapes spelt out) in another character encoding
@@ -220,6 +223,13 @@ def silence(target: str) -> Fault:
 def inject_before(target: str, frame: Any) -> Fault:
     """An extra frame, as if the implementation had sent it just before the answer to ``target``."""
     return Fault("inject", target, value=frame)
+
+
+def inject_frames_before(target: str | tuple[str, ...], frames: list[Any]) -> Fault:
+    """Several extra frames, each on its own line, as if the implementation had sent them one after the
+    other just before its frame of ``target`` (a burst of pings, say)."""
+    description = f"{len(frames)} frames sent just before each frame of {target}"
+    return Fault("inject-frames", target, value=list(frames), description=description)
 
 
 def inject_raw_before(target: str, text: str) -> Fault:
