@@ -26,6 +26,9 @@ LATE_PROGRESS = {
     "params": {"progressToken": "slow-op", "progress": 99},
 }
 
+#: The fixture's account of the cancelled run, as a server that kept working after the cancellation gives it.
+RAN_TO_COMPLETION = [{"type": "text", "text": "completed after 20 steps"}]
+
 COVERS: list[Cover] = [
     Cover(
         "stdio-newline-delimited",
@@ -61,6 +64,7 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_stdout_carries_only_mcp_messages",
         fault=inject_raw_before("tools/list", "server ready"),
     ),
+    # No fault: whether the process exits is not in any frame it sends.
     Cover("stdio-server-exit-on-stdin-eof", "server", f"{TESTS}::test_the_server_exits_when_its_stdin_closes"),
     Cover(
         "stdio-newline-delimited",
@@ -92,6 +96,9 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_a_cancellation_names_the_request_it_cancels",
         fault=set_field("notifications/cancelled", "params.requestId", "not-the-request"),
     ),
+    # No fault for the next three: how the client ends the server's process (closing stdin, waiting,
+    # killing) and whether it finishes its run are not in the lines it writes, the only thing a fault
+    # can rewrite on this side.
     Cover(
         "stdio-client-shutdown-close-stdin",
         "client",
@@ -135,7 +142,12 @@ COVERS += [
         f"{TESTS}::test_nothing_more_comes_for_a_cancelled_request",
         fault=inject_before("tools/call", LATE_PROGRESS),
     ),
-    Cover("stdio-server-stop-cancelled-work", "server", f"{TESTS}::test_a_cancelled_request_is_abandoned_promptly"),
+    Cover(
+        "stdio-server-stop-cancelled-work",
+        "server",
+        f"{TESTS}::test_a_cancelled_request_is_abandoned_promptly",
+        fault=set_field("tools/call", "result.content", RAN_TO_COMPLETION),
+    ),
     Cover(
         "stdio-client-stderr-handling",
         "client",
