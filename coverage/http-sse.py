@@ -4,10 +4,11 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the list below.
 """
 
-from conformance.harness.faults import http_method, http_status, rename_sse_event
+from conformance.harness.faults import http_header, http_method, http_status, rename_sse_event
 from conformance.matrix.covers import Cover, Gap
 
 TESTS = "conformance/test_http_sse.py"
+FIRST_POST = ("initialize", "server/discover")  # what a client opens with, whichever era it starts in
 
 COVERS: list[Cover] = [
     Cover(
@@ -34,18 +35,44 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_a_connection_from_a_foreign_origin_is_refused",
         fault=http_status("GET", 200),
     ),
+    # No fault: the addresses a server listens on are in the machine's socket table, not in anything it sends.
     Cover("http-sse-bind-localhost", "server", f"{TESTS}::test_the_server_listens_on_loopback_only"),
-    Cover("http-sse-authentication", "server", f"{TESTS}::test_every_connection_must_authenticate"),
+    Cover(
+        "http-sse-authentication",
+        "server",
+        f"{TESTS}::test_every_connection_must_authenticate",
+        fault=http_status("GET", 200),  # the stream opened without a credential (or with a wrong one)
+    ),
     Cover(
         "http-sse-client-post-to-endpoint",
         "client",
         f"{TESTS}::test_the_client_posts_every_message_to_the_endpoint",
         fault=http_method("initialize", "PUT"),
     ),
-    Cover("http-sse-migrate", "server", f"{TESTS}::test_a_modern_server_speaks_streamable_http"),
-    Cover("http-sse-no-new-adoption", "server", f"{TESTS}::test_a_modern_servers_endpoint_is_not_an_http_sse_endpoint"),
-    Cover("http-sse-migrate", "client", f"{TESTS}::test_a_modern_client_speaks_streamable_http"),
-    Cover("http-sse-no-new-adoption", "client", f"{TESTS}::test_a_modern_client_does_not_open_with_http_sse"),
+    Cover(
+        "http-sse-migrate",
+        "server",
+        f"{TESTS}::test_a_modern_server_speaks_streamable_http",
+        fault=http_status("server/discover", 405),  # a POSTed request refused, as an HTTP+SSE-only endpoint does
+    ),
+    Cover(
+        "http-sse-no-new-adoption",
+        "server",
+        f"{TESTS}::test_a_modern_servers_endpoint_is_not_an_http_sse_endpoint",
+        fault=http_status("server/discover", 405),
+    ),
+    Cover(
+        "http-sse-migrate",
+        "client",
+        f"{TESTS}::test_a_modern_client_speaks_streamable_http",
+        fault=http_header(FIRST_POST, "accept", "application/json"),  # its POST takes no event stream
+    ),
+    Cover(
+        "http-sse-no-new-adoption",
+        "client",
+        f"{TESTS}::test_a_modern_client_does_not_open_with_http_sse",
+        fault=http_method(FIRST_POST, "GET"),  # it opens with a GET, as an HTTP+SSE client does
+    ),
 ]
 
 GAPS: list[Gap] = []
