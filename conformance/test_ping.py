@@ -186,9 +186,9 @@ def assert_carries_on_or_resets(run_client: RunClient, server: ScriptedPeer, sce
     it sends afterwards is a new connection's initialize or works."""
     run, timeline = unanswered_pings(run_client, server, scenario)
     pings = timeline.requests("ping")
-    assert len(pings) == count, f"expected {count} pings, saw {len(pings)}"
+    assert pings, f"the scenario has the client ping {count} times; it sent no ping"
     after = requests_after(timeline, pings[-1])
-    if not after:  # the connection was closed
+    if not after:  # the connection was closed, after the first failed ping or later: the client may do that
         return
     for ping in pings:
         assert_waited_about(waited(timeline, ping), PING_TIMEOUT, "an unanswered ping")
