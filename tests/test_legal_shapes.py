@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from conformance import test_lifecycle as lifecycle  # the module, so that its tests are not collected here again
-from conformance.harness.launcher import CommandLauncher
+from conformance.harness.http import HttpPeer
+from conformance.harness.launcher import CommandLauncher, HttpServerProcess
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
 
@@ -54,3 +55,18 @@ def test_a_server_that_announces_a_change_before_its_initialize_result_fails(tmp
         pytest.raises(AssertionError, match="list_changed"),
     ):
         lifecycle.test_nothing_comes_from_the_server_before_its_initialize_result(REVISION, "stdio", peer)
+
+
+def test_an_answer_that_comes_on_the_resumed_stream_is_taken(tmp_path: Path) -> None:
+    """At 2025-11-25 a server may end a request's stream after an event id and answer on the stream the
+    client resumes (SEP-1699): the fixture's reconnection tool does; the harness resumes and is answered."""
+    command = [sys.executable, "-m", "conformance.fixtures.server", "--transport", "streamable-http", "--port", "0"]
+    server = HttpServerProcess(command, log=tmp_path / "server.log")
+    try:
+        with HttpPeer(server.url, Trace(tmp_path / "t.jsonl", "streamable-http"), "2025-11-25") as peer:
+            peer.open()
+            response = peer.rpc("tools/call", {"name": "test_reconnection", "arguments": {}}, check=False)
+            assert "result" in response, response
+            assert [e.method for e in peer.exchanges[-2:]] == ["POST", "GET"], "answered on a resumed GET"
+    finally:
+        server.close()

@@ -37,6 +37,8 @@ from conformance.harness.trace import Trace
 
 HEADER_VERSION_FROM = "2025-06-18"  # the first revision with the MCP-Protocol-Version header
 MODERN = "2026-07-28"
+MAX_RESUMES = 3  # GETs after a request's stream ended unanswered, before its answer counts as never sent
+MAX_RETRY_WAIT_SECONDS = 1.0  # the longest retry a server may ask of the harness before a resumption
 NAME_SOURCES = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
 
@@ -292,6 +294,7 @@ class HttpPeer(HttpTransport):
         self.negotiated_version: str | None = MODERN if revision == MODERN else None
         self.last_event_id: str | None = None
         self._refused: dict[Any, str] = {}  # request id -> why its response cannot come (an error status)
+        self._closing = False  # teardown under way: no stream is resumed any more
         self._readers: list[threading.Thread] = []
 
     # -- headers ------------------------------------------------------------------------------------
@@ -389,7 +392,8 @@ class HttpPeer(HttpTransport):
             self.session_id = session
         content_type = exchange.headers.get("content-type", "")
         if content_type.startswith("text/event-stream"):
-            reader = threading.Thread(target=self._read_stream, args=(response,), daemon=True)
+            asked = {f.get("id") for f in (frame if isinstance(frame, list) else [frame]) if _is_request(f)}
+            reader = threading.Thread(target=self._read_stream, args=(response, asked), daemon=True)
             with self._lock:
                 self._readers.append(reader)
             reader.start()
@@ -455,18 +459,44 @@ class HttpPeer(HttpTransport):
             self._done(response)
         return EventStream(self, exchange, None, method)
 
-    def _read_stream(self, response: http.client.HTTPResponse) -> None:
+    def _read_stream(self, response: http.client.HTTPResponse, asked: set[Any] | None = None, resumes: int = 0) -> None:
+        """Read a request's event stream into the session. A server may end that stream before it has
+        answered, once it gave an event id (SEP-1699, 2025-11-25, and a dropped stream since 2025-03-26):
+        the answers of ``asked`` then come on a GET resuming after that id, as a client would fetch them
+        (the cells about the resumption itself read the streams as they are: ``exchange``, ``stream``)."""
         # A reader thread never raises: teardown closes its socket under it (http.client then fails
         # in several ways), and a stream that breaks mid-test shows as a missing frame, bounded.
+        asked = set(asked or ())
+        last_id, retry = None, None
         try:
             with contextlib.suppress(Exception):
                 for event in parse_sse(iter(response.readline, b"")):
                     if event.get("id"):
-                        self.last_event_id = event["id"]
+                        self.last_event_id = last_id = event["id"]
+                    if event.get("retry", "").isdigit():
+                        retry = int(event["retry"]) / 1000
                     if event.get("event", "message") == "message" and event["data"].strip():
+                        asked -= _answered_ids(event["data"])
                         self.inbound.put(event["data"].encode() + b"\n")
         finally:
             with contextlib.suppress(Exception):
+                self._done(response)
+        if asked and last_id is not None and resumes < MAX_RESUMES and not self._closing:
+            self._resume(last_id, asked, retry, resumes + 1)
+
+    def _resume(self, last_id: str, asked: set[Any], retry: float | None, resumes: int) -> None:
+        """GET the stream again after ``last_id``, waiting the server's retry first (capped)."""
+        time.sleep(min(retry if retry is not None else 0.0, MAX_RETRY_WAIT_SECONDS))  # the server's own wait
+        if self._closing:
+            return
+        headers = self.headers_for(None) | {"Accept": "text/event-stream", "Last-Event-ID": last_id}
+        headers.pop("Content-Type", None)
+        self.trace.record("client-to-server", "http", method="GET", headers=headers)
+        with contextlib.suppress(AssertionError, OSError):
+            response = self._send_http("GET", None, headers)
+            if self._record("GET", response, "GET").headers.get("content-type", "").startswith("text/event-stream"):
+                self._read_stream(response, asked, resumes)
+            else:
                 self._done(response)
 
     def refusal_of(self, request_id: Any) -> str | None:
@@ -481,6 +511,7 @@ class HttpPeer(HttpTransport):
         return "\n".join(f"{e.method} -> {e.status}" for e in self.exchanges[-5:])
 
     def _shutdown(self) -> None:
+        self._closing = True
         with self._lock:
             connections, readers = list(self._connections), list(self._readers)
         for connection in connections:
@@ -494,6 +525,20 @@ class HttpPeer(HttpTransport):
         if self.session_id and self.revision != MODERN:
             with contextlib.suppress(AssertionError, OSError):
                 self.exchange("DELETE", headers={"Mcp-Session-Id": self.session_id})
+
+
+def _is_request(frame: Any) -> bool:
+    return isinstance(frame, dict) and "method" in frame and "id" in frame
+
+
+def _answered_ids(data: str) -> set[Any]:
+    """The ids a JSON-RPC payload answers (a response, or a batch of them)."""
+    try:
+        parsed = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return set()
+    frames = parsed if isinstance(parsed, list) else [parsed]
+    return {f.get("id") for f in frames if isinstance(f, dict) and "method" not in f and "id" in f}
 
 
 def _answers_in(body: bytes, request_id: Any) -> bool:
