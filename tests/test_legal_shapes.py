@@ -107,7 +107,8 @@ print("COMPLETED")
 def test_a_client_that_leaves_after_one_failed_ping_passes(tmp_path: Path) -> None:
     """The scenario offers two unanswered pings; a client that gives the connection up after the first
     is within the rules (it may treat a failed ping as a broken connection)."""
-    server = ScriptedServer("2025-06-18", Trace(tmp_path / "t.jsonl", "streamable-http"))
+    trace = Trace(tmp_path / "t.jsonl", "streamable-http")
+    server = ScriptedServer("2025-06-18", trace)
     script = LEAVES_AFTER_A_FAILED_PING.replace("COMPLETED", COMPLETED)
     launcher = CommandLauncher([sys.executable, "-c", script])
     try:
@@ -116,3 +117,4 @@ def test_a_client_that_leaves_after_one_failed_ping_passes(tmp_path: Path) -> No
     finally:
         launcher.close()
         server.close()
+        trace.close()
