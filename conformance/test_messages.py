@@ -68,8 +68,15 @@ def test_every_frame_is_json_rpc_2_0(revision: str, transport: str, peer: Peer) 
 
 @for_req("messages-response-id-matches-request", "server", transports=BOTH_TRANSPORTS)
 def test_a_response_carries_the_id_of_its_request(revision: str, transport: str, peer: Peer) -> None:
+    """The row's first clause: a success response (its error responses: the next test)."""
     answer = answer_to_a_string_id(peer)
     assert answer.get("id") == "string-id-7", f"answered {answer}"
+
+
+@for_req("messages-response-id-matches-request", "server", transports=BOTH_TRANSPORTS)
+def test_an_error_response_too_carries_the_id_of_its_request(revision: str, transport: str, peer: Peer) -> None:
+    """The row's second clause: an error response."""
+    check_error_response_id(peer)
 
 
 @for_req("messages-result-response-id-matches-request", "server", transports=BOTH_TRANSPORTS)

@@ -206,6 +206,30 @@ def assert_served(peer: HttpPeer, exchange: Exchange, what: str) -> None:
     assert exchange.status == 200 and results, f"{what} was answered {exchange.status}: {exchange.body[:300]!r}"
 
 
+# streamable-http-reject-header-body-mismatch names four header families; the Mcp-Method one is probed in
+# test_streamable_http.py, the other three here, each with a header that disagrees with its body value.
+
+
+@for_req("streamable-http-reject-header-body-mismatch", "server")
+def test_a_protocol_version_header_that_disagrees_with_the_body_is_rejected(
+    revision: str, http_server: HttpPeer
+) -> None:
+    exchange = call_header_tool(http_server, {"region": "us-west1"}, {"MCP-Protocol-Version": "2025-11-25"})
+    assert_rejected(http_server, exchange, f"MCP-Protocol-Version 2025-11-25 on a {revision} body")
+
+
+@for_req("streamable-http-reject-header-body-mismatch", "server")
+def test_an_mcp_name_header_that_disagrees_with_the_body_is_rejected(revision: str, http_server: HttpPeer) -> None:
+    exchange = call_header_tool(http_server, {"region": "us-west1"}, {"Mcp-Name": "mcp-matrix-another-tool"})
+    assert_rejected(http_server, exchange, "Mcp-Name mcp-matrix-another-tool on a call of another tool")
+
+
+@for_req("streamable-http-reject-header-body-mismatch", "server")
+def test_an_mcp_param_header_that_disagrees_with_the_body_is_rejected(revision: str, http_server: HttpPeer) -> None:
+    exchange = call_header_tool(http_server, {"region": "us-west1"}, {"Mcp-Param-Region": "eu-north1"})
+    assert_rejected(http_server, exchange, "Mcp-Param-Region eu-north1 on a call with region us-west1")
+
+
 @for_req("streamable-http-reject-missing-param-header", "server")
 def test_a_call_without_the_header_of_a_mirrored_argument_is_rejected(revision: str, http_server: HttpPeer) -> None:
     exchange = call_header_tool(http_server, {"region": "us-west1"}, {})

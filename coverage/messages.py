@@ -33,6 +33,12 @@ COVERS: list[Cover] = [
         fault=change_id("ping"),
     ),
     Cover(
+        "messages-response-id-matches-request",
+        "server",
+        f"{TESTS}::test_an_error_response_too_carries_the_id_of_its_request",
+        fault=change_id(UNKNOWN_METHOD),
+    ),
+    Cover(
         "messages-server-result-response-id",
         "server",
         f"{TESTS}::test_a_server_result_response_carries_the_id_of_its_request",

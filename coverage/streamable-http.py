@@ -27,6 +27,7 @@ FIRST_PROGRESS = {
 }
 
 TESTS = "conformance/test_streamable_http.py"
+HEADERS_TESTS = "conformance/test_streamable_http_headers.py"
 
 COVERS: list[Cover] = [
     Cover(
@@ -198,7 +199,7 @@ COVERS: list[Cover] = [
         Cover(
             "streamable-http-reject-header-body-mismatch",
             "server",
-            f"{HEADER_TESTS}::{test}",
+            f"{HEADERS_TESTS}::{test}",
             fault=http_status("tools/call", 200),
         )
         for test in (
@@ -343,8 +344,6 @@ GAPS: list[Gap] = [
 ]
 
 # -- 2026-07-28's per-request headers (Mcp-Method, Mcp-Name, x-mcp-header / Mcp-Param-*) --------------
-
-HEADERS_TESTS = "conformance/test_streamable_http_headers.py"
 
 
 def _tool_with(properties: dict) -> list[dict]:
