@@ -14,7 +14,10 @@ from conformance.catalogue.overrides import OVERRIDES_DIR, Overrides, load_overr
 from conformance.catalogue.rows import CATALOGUE_PATH, Catalogue, load_catalogue
 from conformance.catalogue.spec_pin import LOCK_PATH
 from conformance.matrix import cells as matrix
-from conformance.matrix.covers import COVERAGE_DIR, Coverage, load_coverage
+from conformance.matrix.covers import COVERAGE_DIR, Coverage, Gap, load_coverage
+from conformance.run import targets
+
+DEFAULT_PROFILE = targets.resolve(None)
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,7 @@ class Build:
             {
                 "catalogue": [CATALOGUE_PATH],
                 "overrides": sorted(OVERRIDES_DIR.glob("*.yaml")),
-                "coverage": sorted(COVERAGE_DIR.glob("*.py")),
+                "coverage": [*sorted(COVERAGE_DIR.glob("*.py")), DEFAULT_PROFILE],
                 "spec lock": [LOCK_PATH],
             }
         )
@@ -46,9 +49,20 @@ def build() -> Build:
     catalogue = load_catalogue()
     overrides = load_overrides(catalogue)
     requirements = generator.generate(catalogue, overrides)
-    coverage = load_coverage()
+    coverage = with_default_target_gaps(load_coverage(), requirements)
     cells = matrix.build_cells(requirements["requirements"], coverage)
     return Build(catalogue, overrides, requirements, coverage, cells)
+
+
+def with_default_target_gaps(coverage: Coverage, requirements: dict) -> Coverage:
+    """The matrix states the default target's cells: its profile's own gaps (cells whose tests it gives no
+    situation to run, so they are not tested there) count like the coverage modules' gaps."""
+    by_id = {r["id"]: r for r in requirements["requirements"]}
+    profile = targets.load(DEFAULT_PROFILE, by_id)
+    own = tuple(
+        Gap(g.requirement, g.side, g.ref, g.why, g.revisions or None, path=g.path, line=g.line) for g in profile.gaps
+    )
+    return Coverage(coverage.covers, coverage.gaps + own) if own else coverage
 
 
 def stale_files(expected: dict[Path, str]) -> list[Path]:

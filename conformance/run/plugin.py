@@ -640,7 +640,9 @@ def judge(
         if hasattr(report, "wasxfail"):  # a gapped cell that failed, as it must
             return "gap"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-        return skip_outcome(reason)
+        outcome = skip_outcome(reason)
+        report.user_properties.append(("evidence", reason.removeprefix("Skipped: ")))
+        return outcome
     if report.passed:
         return "pass"
     if excinfo is None:  # a stale gap: pytest's strict xfail that passed
@@ -680,6 +682,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             ("cell", (marker.args[0], revision, marker.args[1])),
         ]
         report.user_properties.append(("transport", transport))
+        report.user_properties.append(("gapped", gap_reason(item, config.stash[TARGET_KEY]) is not None))
         finding = known_finding(item, config.stash[TARGET_KEY])
         if finding and outcome in ("fail", "warn"):
             report.user_properties.append(("known-finding", finding))
@@ -829,6 +832,7 @@ def _results(terminalreporter: pytest.TerminalReporter) -> list[reports.TestResu
                     properties.get("evidence", ""),
                     properties.get("trace", ""),
                     properties.get("known-finding", ""),
+                    properties.get("gapped", False),
                 )
             )
     return results
@@ -855,6 +859,24 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         for result in sorted(warned, key=lambda r: (r.requirement, r.revision, r.transport)):
             first = result.evidence.removeprefix("warn: ").splitlines()[0][:200] if result.evidence else ""
             terminalreporter.write_line(f"{result.revision} {result.requirement} @{result.transport or '-'}: {first}")
+    stopped_short = Counter(
+        f"{r.outcome}: {r.evidence.split(': ', 1)[-1][:150]}"
+        for r in results
+        if r.outcome in (*NOT_REACHED, "not-exercised") and not r.gapped
+    )
+    if stopped_short:
+        terminalreporter.section("why tests stopped short of their check (tests, reason)")
+        for reason, count in stopped_short.most_common():
+            terminalreporter.write_line(f"{count:5} {reason}")
+    unreached = config.stash.get(UNREACHED_KEY, [])
+    if unreached:
+        terminalreporter.section("tested cells that never reached their check on the default target", red=True)
+        terminalreporter.write_line(
+            "every test of each stopped short (fixture-missing, inconclusive): give the fixture the situation, "
+            "or the cell is not tested (gap it, with why)"
+        )
+        for cell in unreached:
+            terminalreporter.write_line(f"  {cell}")
     target = config.stash[TARGET_KEY]
     directory = run_directory(config)
     line = reports.write(directory, target, results, registry()[0], _not_implemented(config), not_offered(target))
@@ -871,8 +893,38 @@ EXIT_UNREACHABLE = 3
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Exit 3 when the target's server could not be started or reached (see conformance/run/revisions.py)."""
-    if hasattr(session.config, "workerinput") or SPOKEN_KEY not in session.config.stash:
+    """Exit 3 when the target's server could not be started or reached (see conformance/run/revisions.py);
+    a run of the whole suite on the default target fails if a cell the matrix calls tested never reached
+    its check (every test of it fixture-missing or inconclusive): such a cell is not tested."""
+    config = session.config
+    if hasattr(config, "workerinput"):
         return
-    if any(s.unreachable for s in session.config.stash[SPOKEN_KEY].values()):
+    if SPOKEN_KEY in config.stash and any(s.unreachable for s in config.stash[SPOKEN_KEY].values()):
         session.exitstatus = EXIT_UNREACHABLE
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or not _runs_the_whole_suite_on_the_default_target(config):
+        return
+    unreached = unreached_tested_cells(_results(reporter))
+    config.stash[UNREACHED_KEY] = unreached
+    if unreached and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+UNREACHED_KEY = pytest.StashKey[list[str]]()
+NOT_REACHED = ("fixture-missing", "inconclusive")
+
+
+def unreached_tested_cells(results: list[reports.TestResult]) -> list[str]:
+    """The tested (not gapped) cells whose every test stopped short of its check."""
+    outcomes: dict[tuple[str, str, str], set[str]] = {}
+    for result in results:
+        if not result.gapped:
+            outcomes.setdefault((result.requirement, result.revision, result.side), set()).add(result.outcome)
+    return [f"{r} {rev} {side}" for (r, rev, side), seen in sorted(outcomes.items()) if seen <= set(NOT_REACHED)]
+
+
+def _runs_the_whole_suite_on_the_default_target(config: pytest.Config) -> bool:
+    whole = any(Path(arg.split("::", 1)[0]).resolve() == SUITE_DIR for arg in config.args)
+    narrowed = config.option.keyword or config.option.markexpr or config.getoption("--falsify")
+    return whole and not narrowed and config.stash[TARGET_KEY].name == targets.DEFAULT_TARGET

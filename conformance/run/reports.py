@@ -109,6 +109,7 @@ class TestResult:
     evidence: str = ""
     trace: str = ""
     known_finding: str = ""
+    gapped: bool = False
 
 
 @dataclass
