@@ -18,6 +18,7 @@ from conformance.catalogue.errors import InputError
 from conformance.matrix.covers import registry
 from conformance.run import reports
 from conformance.run.outcomes import cell_outcome, failure_outcome, headline, skip_outcome
+from conformance.run.plugin import unreached_tested_cells
 from conformance.run.targets import Target
 from tests.project_copy import pytest_in
 
@@ -215,3 +216,18 @@ def test_a_warned_cell_keeps_its_trace(rules_project: Path) -> None:
     kept = cells["2025-06-18"]["traces"]
     assert kept and all(Path(path).is_file() for path in kept), kept
     assert not list((rules_project / "out").glob("*/traces/*2025-03-26*")), "a passing test's trace is not kept"
+
+
+def test_a_tested_cell_whose_every_test_stopped_short_is_named() -> None:
+    def result(revision: str, outcome: str, transport: str, gapped: bool = False) -> reports.TestResult:
+        return reports.TestResult("r", revision, "server", outcome, transport, gapped=gapped)
+
+    results = [
+        result("2025-06-18", "fixture-missing", "stdio"),
+        result("2025-06-18", "fixture-missing", "streamable-http"),  # never reached: named
+        result("2025-11-25", "fixture-missing", "stdio"),
+        result("2025-11-25", "pass", "streamable-http"),  # reached over one transport: enough
+        result("2026-07-28", "fixture-missing", "stdio", gapped=True),  # a gap says why already
+        result("2024-11-05", "not-exercised", "stdio"),  # a MAY whose option was not taken: its check ran
+    ]
+    assert unreached_tested_cells(results) == ["r 2025-06-18 server"]
