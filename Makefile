@@ -8,7 +8,7 @@ PYTEST := $(PY) -m pytest
 WORKERS ?= 6
 
 .PHONY: setup spec test conformance falsify matrix lint bench run clean
-.PHONY: referee targets implementations
+.PHONY: referee targets implementations mutate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,11 @@ matrix: setup
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+
+## The mutation sweep: every tested cell under each generic wire mutation; the tests none kills, per area
+## (reports/mutation-sweep.md). A measurement, not a gate: not part of make test.
+mutate: setup
+	$(PY) -m conformance mutate --workers $(WORKERS)
 
 ## Time each stage of the machinery (median of several runs).
 bench: setup

@@ -19,6 +19,7 @@ from conformance.catalogue import generator
 from conformance.catalogue.overrides import load_overrides
 from conformance.catalogue.rows import load_catalogue
 from conformance.catalogue.spec_pin import PROJECT_ROOT
+from conformance.cli import mutate
 from conformance.matrix import cells as matrix
 from conformance.matrix.build import build
 from conformance.matrix.covers import load_coverage
@@ -112,3 +113,11 @@ def run(repeat: int) -> None:
     ):
         elapsed, counts = _timed_pytest(*args)
         print(f"{f'{title}, {WORKERS} workers':48} {elapsed:8.1f} s  ({counts})")
+    sweep = mutate.RESULT
+    if sweep.is_file():  # the sweep takes minutes: its last figures are shown, it is not rerun (make mutate)
+        killed = next(
+            (line for line in sweep.read_text(encoding="utf-8").splitlines() if line.startswith("Mutants")), ""
+        )
+        print(f"{'mutation sweep (last make mutate)':48} {killed}")
+    else:
+        print(f"{'mutation sweep':48} not run yet (make mutate)")

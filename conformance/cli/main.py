@@ -6,6 +6,7 @@ generate   regenerate requirements.json and the matrix docs
 show ID    a requirement, its clauses resolved from the pinned spec, and its matrix state
 run        run exactly the tests that cover the given requirement ids or areas
 implementations  docs/implementations.md: every target side by side, from the last report of each
+mutate     the mutation sweep: the tests no generic wire mutation makes fail, per area
 bench      time each stage of the machinery (median of several runs)
 referee    the pinned official suite: install, run, gate, cross-check (``referee --help``)
 """
@@ -188,6 +189,12 @@ def _cmd_implementations(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_mutate(args: argparse.Namespace) -> int:
+    from conformance.cli import mutate
+
+    return mutate.run(args.workers, args.target, args.selection)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m conformance", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -216,6 +223,11 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser(
         "implementations", help="docs/implementations.md from the last report of each target"
     ).set_defaults(run=_cmd_implementations)
+    mutate = commands.add_parser("mutate", help="the mutation sweep: every tested cell under generic wire mutations")
+    mutate.add_argument("selection", nargs="*", default=["conformance"], help="test files or node ids")
+    mutate.add_argument("--workers", default="6")
+    mutate.add_argument("--target", default=None)
+    mutate.set_defaults(run=_cmd_mutate)
     bench = commands.add_parser("bench", help="time each stage of the machinery")
     bench.add_argument("--repeat", type=int, default=5)
     bench.set_defaults(run=_cmd_bench)

@@ -42,6 +42,8 @@ KINDS = (
     "reorder",
     "reverse",
 )
+EVERY_METHOD = "*"  # a fault's target that names every method but the handshake (`make mutate`)
+SESSION_OPENING = ("initialize", "notifications/initialized")  # every test reads them: no test's own subject
 HTTP_KINDS = ("http-status", "http-header", "http-method", "sse-event-id", "sse-event-name", "http-early")
 
 
@@ -68,7 +70,9 @@ class Fault:
 
     def targets(self, method: str | None) -> bool:
         return method is not None and (
-            method == self.target or (isinstance(self.target, tuple) and method in self.target)
+            method == self.target
+            or (self.target == EVERY_METHOD and method not in SESSION_OPENING)
+            or (isinstance(self.target, tuple) and method in self.target)
         )
 
     def rewrite_http(self, target: str, status: int, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
@@ -286,3 +290,16 @@ def arrives_early(target: str | tuple[str, ...], seconds: float) -> Fault:
     """The HTTP request that carried ``target`` (a client's message, or GET / DELETE) reads as having
     arrived ``seconds`` earlier than it did: a client that did not wait as long as it had to."""
     return Fault("http-early", target, value=seconds)
+
+
+# Generic wire mutations (`make mutate`): each damages every frame of a test's exchange alike, to find the
+# tests that no damage to what they read makes fail.
+MUTATIONS: dict[str, Fault] = {
+    "drop-result": Fault("drop", EVERY_METHOD, "result", description="every result member dropped"),
+    "result-type": Fault("set", EVERY_METHOD, "result", "not an object", "every result made a string"),
+    "change-id": Fault("change-id", EVERY_METHOD, description="every response's id changed"),
+    "duplicate": Fault("duplicate", EVERY_METHOD, description="every frame sent twice"),
+    "drop-frame": Fault("silence", EVERY_METHOD, description="every frame dropped"),
+    "reorder": Fault("reorder", EVERY_METHOD, description="every frame held back past the next"),
+    "content-type": Fault("http-header", EVERY_METHOD, "content-type", "text/plain", "every Content-Type text/plain"),
+}

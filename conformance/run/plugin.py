@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 import sys
@@ -26,7 +27,7 @@ import pytest
 from conformance import PROJECT_ROOT
 from conformance.catalogue.errors import InputError, InputErrors
 from conformance.catalogue.vocabulary import REVISIONS, SIDES
-from conformance.harness.faults import Fault
+from conformance.harness.faults import MUTATIONS, Fault
 from conformance.harness.frames import COMPLETED, REVISION_VARIABLE, SCENARIO_VARIABLE
 from conformance.harness.http import HttpPeer, require_loopback
 from conformance.harness.http_sse import HttpSsePeer
@@ -56,6 +57,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--falsify",
         action="store_true",
         help="run each test that declares a fault under it, and pass only if the test then fails",
+    )
+    group.addoption(
+        "--mutate",
+        default=None,
+        metavar="MUTATION",
+        help="run every tested cell under one generic wire mutation (harness/faults.py MUTATIONS) and record, "
+        "per test, whether it failed at its own check (killed); `make mutate` runs them all",
     )
     group.addoption(
         "--target",
@@ -97,6 +105,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.getoption("--server-command"), config.getoption("--server-url"), config.getoption("--client-command")
     )
     config.stash[TARGET_KEY] = target
+    mutation = config.getoption("--mutate")
+    if mutation and mutation not in MUTATIONS:
+        raise pytest.UsageError(f"--mutate {mutation}: no such mutation (known: {', '.join(MUTATIONS)})")
     if hasattr(config, "workerinput") or not _runs_the_suite(config) or config.option.collectonly:
         return
     run = f"{datetime.now(UTC).isoformat(timespec='seconds')} pid {os.getpid()}: pytest {' '.join(config.args)}"
@@ -110,10 +121,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def run_directory(config: pytest.Config) -> Path:
-    """This run's directory: the target's own; a run under --falsify has one of its own beside it, so that
-    it never clears the evidence of the run it falsifies."""
-    target = config.stash[TARGET_KEY]
-    return reports.run_directory(target, "falsify" if config.getoption("--falsify") else "")
+    """This run's directory: the target's own; a run under --falsify or --mutate has one of its own beside
+    it, so that it never clears the evidence of the run it damages."""
+    mutation = config.getoption("--mutate")
+    kind = f"mutate-{mutation}" if mutation else "falsify" if config.getoption("--falsify") else ""
+    return reports.run_directory(config.stash[TARGET_KEY], kind)
 
 
 REPORTED_KEY = pytest.StashKey[bool]()  # this run prepared its report directory, so it writes a report
@@ -273,7 +285,7 @@ def _session(
     fixtures the target offers and the roles its profile binds; its trace kept only if the test fails."""
     trace = Trace(_trace_path(request), transport)
     request.node.stash[TRACE_KEY] = trace.path
-    peer = make(trace, fault_of(request.node) if request.config.getoption("--falsify") else None)
+    peer = make(trace, active_fault(request))
     peer.fixtures = target.fixtures
     peer.roles = target.roles
     yield peer
@@ -342,7 +354,7 @@ def _scripted_http(
     schema mistakes a harness error, its trace kept only if the test fails."""
     trace = Trace(_trace_path(request), transport)
     request.node.stash[TRACE_KEY] = trace.path
-    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
+    fault = active_fault(request)
     server = kind(revision, trace, fault=fault)
     yield server
     server.close()
@@ -379,7 +391,7 @@ def scripted_stdio(revision: str, request: pytest.FixtureRequest) -> Iterator[Sc
     its subprocess; each run's record (a session trace) is the evidence, kept if the test fails."""
     path = _trace_path(request)
     request.node.stash[TRACE_KEY] = path
-    fault = fault_of(request.node) if request.config.getoption("--falsify") else None
+    fault = active_fault(request)
     server = ScriptedStdio(revision, path, fault=fault)
     yield server
     server.close()
@@ -554,12 +566,24 @@ def gap_reason(item: pytest.Item, profile: Target) -> str | None:
     return f"gap: {gapped.args[0]} {gapped.kwargs.get('why', '')}".rstrip()
 
 
+def active_fault(request: pytest.FixtureRequest) -> Fault | None:
+    """The damage a test's session takes: its declared fault under --falsify, the mutation under --mutate."""
+    mutation = request.config.getoption("--mutate")
+    if mutation:
+        return MUTATIONS[mutation]
+    return fault_of(request.node) if request.config.getoption("--falsify") else None
+
+
 def fault_of(item: pytest.Item) -> Fault | None:
     marker = item.get_closest_marker("requirement")
     return marker.kwargs.get("fault") if marker is not None else None
 
 
 COLLECTED_KEY = pytest.StashKey[frozenset[str]]()
+
+
+def _is_cell(item: pytest.Item) -> bool:
+    return item.get_closest_marker("requirement") is not None
 
 
 @pytest.hookimpl(tryfirst=True)  # before -k / -m / --falsify deselect anything
@@ -577,8 +601,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         config.hook.pytest_deselected(items=about_the_tree)
         items[:] = [item for item in items if item not in about_the_tree]
     gapped = {item: gap_reason(item, profile) for item in items}
-    if config.getoption("--falsify"):
-        keep = [item for item in items if fault_of(item) is not None and not gapped[item]]
+    if config.getoption("--falsify") or config.getoption("--mutate"):
+        declared = config.getoption("--falsify")
+        keep = [i for i in items if (fault_of(i) is not None or not declared) and not gapped[i] and _is_cell(i)]
         config.hook.pytest_deselected(items=[item for item in items if item not in keep])
         items[:] = keep
         return
@@ -670,6 +695,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     falsify = config.getoption("--falsify")
     if call.when == "call" and falsify:
         _invert_for_falsify(item, call, report)
+    if config.getoption("--mutate") and (call.when == "call" or report.skipped or report.failed):
+        _record_mutation(call, report)
+        return report
     marker = item.get_closest_marker("requirement")
     if call.when == "call":
         item.stash[CALL_REPORT_KEY] = report
@@ -725,6 +753,16 @@ def failed_at_own_check(excinfo: pytest.ExceptionInfo[BaseException]) -> bool:
         return False
     innermost = excinfo.traceback[-1]
     return bool(SUITE_MODULE.search(str(innermost.path)) or CHECK_FUNCTION.match(innermost.name))
+
+
+def _record_mutation(call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
+    """Under a mutation a test is a measurement, not a gate: killed (it failed at its own check), survived
+    (it passed), or elsewhere (it failed in the harness or a precondition, or skipped)."""
+    excinfo = call.excinfo
+    killed = excinfo is not None and not report.skipped and failed_at_own_check(excinfo)
+    outcome = "killed" if killed else "survived" if report.passed else "elsewhere"
+    report.user_properties.append(("mutation-outcome", outcome))
+    report.outcome, report.longrepr = "passed", None
 
 
 def _invert_for_falsify(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
@@ -840,6 +878,10 @@ def _results(terminalreporter: pytest.TerminalReporter) -> list[reports.TestResu
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     config = terminalreporter.config
+    if config.getoption("--mutate"):
+        if not hasattr(config, "workerinput"):
+            _summarize_mutations(terminalreporter)
+        return
     results = _results(terminalreporter)
     falsify = config.getoption("--falsify")
     if results:
@@ -909,6 +951,22 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config.stash[UNREACHED_KEY] = unreached
     if unreached and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _summarize_mutations(terminalreporter: pytest.TerminalReporter) -> None:
+    """Under --mutate: the run's mutation.json, node id -> killed / survived / elsewhere."""
+    config = terminalreporter.config
+    outcomes: dict[str, str] = {}
+    for category in terminalreporter.stats.values():
+        for report in category:
+            outcome = dict(getattr(report, "user_properties", ())).get("mutation-outcome")
+            if outcome and (outcomes.get(report.nodeid) in (None, "survived") or outcome == "killed"):
+                outcomes[report.nodeid] = outcome
+    path = run_directory(config) / "mutation.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    counts = Counter(outcomes.values())
+    terminalreporter.write_line(f"mutation {config.getoption('--mutate')}: {dict(counts)} -> {_shown(path)}")
 
 
 UNREACHED_KEY = pytest.StashKey[list[str]]()
