@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.harness.faults import MUTATIONS
 from conformance.harness.launcher import CommandLauncher
 from conformance.harness.peer import ProtocolViolation
 from conformance.harness.stdio import StdioPeer
@@ -43,3 +44,15 @@ def test_a_request_for_an_undeclared_capability_is_named_as_soon_as_it_arrives(t
         launcher.close()
     events = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
     assert any(e.get("payload", {}).get("method") == "sampling/createMessage" for e in events)
+
+
+def test_a_generic_mutation_damages_every_exchange_but_the_handshake() -> None:
+    drop = MUTATIONS["drop-result"]
+    answers = {1: "initialize", 2: "tools/list"}.get
+
+    def damaged(frame: dict) -> dict:
+        (line,) = drop.mutate(json.dumps(frame).encode(), lambda f: answers(f.get("id")), [], {})
+        return json.loads(line)
+
+    assert "result" in damaged({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18"}})
+    assert "result" not in damaged({"jsonrpc": "2.0", "id": 2, "result": {"tools": []}})
