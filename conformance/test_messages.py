@@ -220,53 +220,64 @@ def test_every_result_carries_a_result_type(revision: str, transport: str, peer:
 # -- the client side: what the SDK's client sends the scripted server of each transport -------------
 
 
-def client_frames(run_client: RunClient, server: ScriptedPeer) -> list[dict]:
-    run_client("tools_call").require_completed()
-    return [f for f in server.frames() if isinstance(f, dict)]
+def judge_client_frames(run_client: RunClient, server: ScriptedPeer, check: Callable[[list[dict]], None]) -> None:
+    """Run the client through a tool call and ``check`` what it sent. The check comes before the run must
+    have completed: a client whose broken message stalled the exchange fails on that message (the
+    evidence), and only a run that stalled with nothing to blame in the record is inconclusive."""
+    run = run_client("tools_call")
+    check([f for f in server.frames() if isinstance(f, dict)])
+    run.require_completed()
+
+
+def check_every_frame_is_json_rpc_2_0(frames: list[dict]) -> None:
+    assert frames and all(f.get("jsonrpc") == "2.0" for f in frames), frames
+
+
+def check_ids_not_reused(frames: list[dict]) -> None:
+    ids = [f["id"] for f in frames if "method" in f and "id" in f]
+    assert len(ids) == len(set(map(json.dumps, ids))), f"ids {ids}"
 
 
 @for_req("messages-jsonrpc-2-0", "client", transports=BOTH_TRANSPORTS)
 def test_every_client_frame_is_json_rpc_2_0(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    frames = client_frames(run_peer_client, scripted_peer)
-    assert frames and all(f.get("jsonrpc") == "2.0" for f in frames), frames
+    judge_client_frames(run_peer_client, scripted_peer, check_every_frame_is_json_rpc_2_0)
 
 
 @for_req("messages-request-id-type", "client", transports=BOTH_TRANSPORTS)
 def test_client_request_ids_are_strings_or_integers(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    check_client_request_ids(client_frames(run_peer_client, scripted_peer))
+    judge_client_frames(run_peer_client, scripted_peer, check_client_request_ids)
 
 
 @for_req("messages-client-request-id-type", "client", transports=BOTH_TRANSPORTS)
 def test_a_modern_clients_request_ids_are_strings_or_integers(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    check_client_request_ids(client_frames(run_peer_client, scripted_peer))
+    judge_client_frames(run_peer_client, scripted_peer, check_client_request_ids)
 
 
 @for_req("messages-request-id-not-null", "client", transports=BOTH_TRANSPORTS)
 def test_client_request_ids_are_never_null(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    check_no_null_ids(client_frames(run_peer_client, scripted_peer))
+    judge_client_frames(run_peer_client, scripted_peer, check_no_null_ids)
 
 
 @for_req("messages-client-request-id-not-null", "client", transports=BOTH_TRANSPORTS)
 def test_a_modern_clients_request_ids_are_never_null(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    check_no_null_ids(client_frames(run_peer_client, scripted_peer))
+    judge_client_frames(run_peer_client, scripted_peer, check_no_null_ids)
 
 
 @for_req("messages-request-id-unique-in-session", "client", transports=BOTH_TRANSPORTS)
 def test_client_request_ids_are_not_reused_in_a_session(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    ids = [f["id"] for f in client_frames(run_peer_client, scripted_peer) if "method" in f and "id" in f]
-    assert len(ids) == len(set(map(json.dumps, ids))), f"ids {ids}"
+    judge_client_frames(run_peer_client, scripted_peer, check_ids_not_reused)
 
 
 # A 2026-07-28 client notifies only to cancel, and over Streamable HTTP it cancels by closing the stream.

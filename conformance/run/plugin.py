@@ -659,7 +659,7 @@ def judge(
     counts it as the outcome says (a ``warn`` passes unless ``--strict``; ``not-exercised`` and, unless
     ``--strict``, ``inconclusive`` are skips naming themselves)."""
     excinfo = call.excinfo
-    if falsify and call.when == "call" and not report.skipped and not (excinfo and excinfo.errisinstance(HarnessError)):
+    if falsify and call.when == "call":  # _invert_for_falsify has judged it: at its own check, or survived
         return "falsified" if report.passed else "survived"
     if report.skipped:
         if hasattr(report, "wasxfail"):  # a gapped cell that failed, as it must
