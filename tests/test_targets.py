@@ -166,3 +166,20 @@ def test_a_target_built_on_the_sdk_shows_the_sdks_findings_as_known_upstream() -
     assert known_finding(finding, targets.load(targets.resolve(None))) == "", "the SDK's own cells are its gaps"
     untested = item("lifecycle-initialize-first", "2024-11-05", "server", "#3", "not yet")
     assert known_finding(untested, built_on_it) == ""
+
+
+def test_a_gap_may_hold_for_some_transports_only(tmp_path: Path) -> None:
+    path = profile(
+        tmp_path,
+        """name: other
+gaps:
+  - {requirement: ping-response, side: server, transports: [stdio], ref: F-1, why: w}
+  - {requirement: ping-response, side: client, transports: [carrier-pigeon], ref: F-1, why: w}
+""",
+    )
+    with pytest.raises(InputErrors, match=r"target.yaml:4: gap: 'transports' must be a list of stdio"):
+        targets.load(path)
+    path.write_text(path.read_text().splitlines(keepends=True)[0] + "".join(path.read_text().splitlines(True)[1:3]))
+    gap = targets.load(path).gaps[0]
+    assert gap.holds("ping-response", "2025-06-18", "server", "stdio")
+    assert not gap.holds("ping-response", "2025-06-18", "server", "streamable-http")

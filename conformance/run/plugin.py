@@ -557,7 +557,7 @@ def gap_reason(item: pytest.Item, profile: Target) -> str | None:
     if requirement is None:
         return None
     revision = item.callspec.params.get("revision")
-    own = profile.gap_of(requirement.args[0], revision, requirement.args[1])
+    own = profile.gap_of(requirement.args[0], revision, requirement.args[1], transport_of(item))
     if own is not None:
         return f"gap: {own.ref} {own.why} (target {profile.name})"
     gapped = item.get_closest_marker("gapped")

@@ -33,6 +33,7 @@ A profile is a YAML file (``targets/<name>.yaml``, or any path given to ``--targ
       - requirement: lifecycle-discover-implemented
         side: server
         revisions: 2026-07-28                    # optional: every revision of the row
+        transports: [stdio]                      # optional: every transport the cell runs over
         ref: "upstream issue 123"                # where it is tracked
         why: "answers server/discover with -32601"
 
@@ -65,6 +66,7 @@ TARGETS_DIR = PROJECT_ROOT / "targets"
 DEFAULT_TARGET = "sdk-python"
 FIXTURE = "fixture"
 SERVER_TRANSPORTS = ("stdio", "streamable-http", "sse")
+TRANSPORT_NAMES = ("stdio", "streamable-http", "http+sse")  # as test ids and gaps name them
 ALL_FIXTURES = "all"
 # The configurations a test may need the server started in, and the values each must state. A cell about
 # one is judged only on a target whose profile says how to start it so; elsewhere it is fixture-missing.
@@ -86,7 +88,7 @@ TOP_LEVEL_KEYS = {
     "configurations",
     "roles",
 }
-GAP_KEYS = {"requirement", "side", "revisions", "ref", "why"}
+GAP_KEYS = {"requirement", "side", "revisions", "transports", "ref", "why"}
 HTTP_KEYS = {"command", "url", "env"}
 
 
@@ -121,10 +123,14 @@ class TargetGap:
     why: str
     path: str = ""
     line: int = 0
+    transports: tuple[str, ...] = ()  # empty: every transport the cell runs over
 
-    def holds(self, requirement: str, revision: str, side: str) -> bool:
+    def holds(self, requirement: str, revision: str, side: str, transport: str = "") -> bool:
         return (
-            requirement == self.requirement and side == self.side and (not self.revisions or revision in self.revisions)
+            requirement == self.requirement
+            and side == self.side
+            and (not self.revisions or revision in self.revisions)
+            and (not self.transports or not transport or transport in self.transports)
         )
 
 
@@ -150,8 +156,8 @@ class Target:
     def offers_fixture(self, name: str) -> bool:
         return self.fixtures == ALL_FIXTURES or name in self.fixtures
 
-    def gap_of(self, requirement: str, revision: str, side: str) -> TargetGap | None:
-        return next((gap for gap in self.gaps if gap.holds(requirement, revision, side)), None)
+    def gap_of(self, requirement: str, revision: str, side: str, transport: str = "") -> TargetGap | None:
+        return next((gap for gap in self.gaps if gap.holds(requirement, revision, side, transport)), None)
 
     def with_command_line(
         self, server_command: str | None, server_url: str | None, client_command: str | None
@@ -399,10 +405,23 @@ def _gaps(
         except ValueError as exc:
             problems.append(str(exc))
             revisions = ()
+        transports = entry.get("transports") or []
+        if not isinstance(transports, list) or any(t not in TRANSPORT_NAMES for t in transports):
+            problems.append(f"'transports' must be a list of {', '.join(TRANSPORT_NAMES)}")
+            transports = []
         if problems:
             errors.extend(InputError(path, line, f"gap: {p}") for p in problems)
             continue
         gaps.append(
-            TargetGap(requirement, side, tuple(revisions), str(entry["ref"]), str(entry["why"]), str(path), line)
+            TargetGap(
+                requirement,
+                side,
+                tuple(revisions),
+                str(entry["ref"]),
+                str(entry["why"]),
+                str(path),
+                line,
+                tuple(transports),
+            )
         )
     return tuple(gaps)
