@@ -42,13 +42,12 @@ from conformance.matrix.covers import registry, run_gaps
 from conformance.run import reports, targets
 from conformance.run.outcomes import FALSIFY_OUTCOMES, OUTCOMES, SKIP_OUTCOMES, UNCOUNTED, failure_outcome, skip_outcome
 from conformance.run.revisions import Spoken, spoken_by
-from conformance.run.targets import FIXTURE, Target
+from conformance.run.targets import FIXTURE, FIXTURE_SERVER_MODULE, Target
 
 # pytest rewrites the asserts of every test module each time it cannot cache the result, seconds per
 # process (and per xdist worker) for this suite; where PYTHONDONTWRITEBYTECODE is set (it is on these
 # machines) the suite opts back in: the caches go to __pycache__, which git ignores.
 sys.dont_write_bytecode = False
-FIXTURE_SERVER_MODULE = "conformance.fixtures.server"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -281,7 +280,7 @@ def _session(
     request: pytest.FixtureRequest,
     make: Callable[[Trace, Fault | None], AnyPeer],
 ) -> Iterator[AnyPeer]:
-    """One test's session with the server under test: traced, faulted under --falsify, told which
+    """One test's session with the server under test: traced, faulted under --falsify or --mutate, told which
     fixtures the target offers and the roles its profile binds; its trace kept only if the test fails."""
     trace = Trace(_trace_path(request), transport)
     request.node.stash[TRACE_KEY] = trace.path

@@ -31,11 +31,10 @@ from conformance.harness.launcher import CommandLauncher, HttpServerProcess
 from conformance.harness.peer import MODERN_REVISION, HarnessError, Peer
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
-from conformance.run.targets import FIXTURE, HttpServer, Target
+from conformance.run.targets import FIXTURE, FIXTURE_SERVER_MODULE, HttpServer, Target
 
 PROBE_TIMEOUT_SECONDS = 5.0
 NO_ANSWER = "no usable answer to the probe"
-FIXTURE_SERVER_MODULE = "conformance.fixtures.server"
 
 
 @dataclass(frozen=True)

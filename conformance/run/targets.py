@@ -65,6 +65,7 @@ from conformance.harness.roles import ROLES, Binding, bind, bindings
 TARGETS_DIR = PROJECT_ROOT / "targets"
 DEFAULT_TARGET = "sdk-python"
 FIXTURE = "fixture"
+FIXTURE_SERVER_MODULE = "conformance.fixtures.server"  # what `fixture` starts as a server
 SERVER_TRANSPORTS = ("stdio", "streamable-http", "sse")
 TRANSPORT_NAMES = ("stdio", "streamable-http", "http+sse")  # as test ids and gaps name them
 ALL_FIXTURES = "all"
