@@ -32,7 +32,7 @@ from conformance.harness.stdio import StdioPeer
 from conformance.harness.tour import Message, Tour, client_tour, server_tour
 from conformance.harness.trace import Trace
 from conformance.run import plugin
-from conformance.run.plugin import fault_of, run_client_process
+from conformance.run.plugin import active_fault, run_client_process
 from conformance.run.targets import Target
 
 TOURS: dict[tuple[str, str, str, str], Tour] = {}  # (target, side, revision, transport) -> its tour
@@ -118,11 +118,11 @@ def client_tour_for(request: pytest.FixtureRequest, revision: str) -> Tour:
 
 
 class Judged:
-    """A tour as the test's fault (under ``--falsify``) leaves it."""
+    """A tour as the test's fault (under ``--falsify``), or the mutation (under ``--mutate``), leaves it."""
 
     def __init__(self, tour: Tour, request: pytest.FixtureRequest) -> None:
         self.tour = tour
-        self.fault: Fault | None = fault_of(request.node) if request.config.getoption("--falsify") else None
+        self.fault: Fault | None = active_fault(request)  # its own fault under --falsify, the mutation under --mutate
 
     @property
     def revision(self) -> str:
