@@ -88,9 +88,6 @@ class Peer:
     """The client end of one session. Transports implement ``_transmit`` and feed ``inbound``."""
 
     transport = ""
-    # The official-suite fixture names the target's profile says it offers ("all": any name). The
-    # plugin sets it from the target profile; see surface.require_fixture.
-    fixtures: frozenset[str] | str = "all"
     # The roles the target's profile binds (harness/roles.py: role -> Binding). The plugin sets them from
     # the profile; a peer no profile describes binds none, so a test asking for a role is fixture-missing.
     roles: Mapping[str, Any] = MappingProxyType({})

@@ -280,12 +280,11 @@ def _session(
     request: pytest.FixtureRequest,
     make: Callable[[Trace, Fault | None], AnyPeer],
 ) -> Iterator[AnyPeer]:
-    """One test's session with the server under test: traced, faulted under --falsify or --mutate, told which
-    fixtures the target offers and the roles its profile binds; its trace kept only if the test fails."""
+    """One test's session with the server under test: traced, faulted under --falsify or --mutate, told the
+    roles its profile binds; its trace kept only if the test fails."""
     trace = Trace(_trace_path(request), transport)
     request.node.stash[TRACE_KEY] = trace.path
     peer = make(trace, active_fault(request))
-    peer.fixtures = target.fixtures
     peer.roles = target.roles
     yield peer
     peer.close()
@@ -498,7 +497,6 @@ def open_session(server_launcher: Launcher, target: Target, request: pytest.Fixt
     def open_one(revision: str) -> Iterator[Peer]:
         path = _trace_path(request).with_suffix(f".{next(count)}.jsonl")
         with StdioPeer(server_launcher.start(), Trace(path, "stdio"), revision) as session:
-            session.fixtures = target.fixtures
             session.roles = target.roles
             yield session
         report = request.node.stash.get(CALL_REPORT_KEY, None)
@@ -694,12 +692,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     falsify = config.getoption("--falsify")
     if call.when == "call" and falsify:
         _invert_for_falsify(item, call, report)
+    if call.when == "call":
+        item.stash[CALL_REPORT_KEY] = report
     if config.getoption("--mutate") and (call.when == "call" or report.skipped or report.failed):
         _record_mutation(call, report)
         return report
     marker = item.get_closest_marker("requirement")
-    if call.when == "call":
-        item.stash[CALL_REPORT_KEY] = report
     if marker is not None and (call.when == "call" or report.skipped or report.failed):
         revision = item.callspec.params.get("revision")
         transport = transport_of(item)
@@ -707,9 +705,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.user_properties += [
             ("conformance-outcome", outcome),
             ("cell", (marker.args[0], revision, marker.args[1])),
+            ("transport", transport),
+            ("gapped", gap_reason(item, config.stash[TARGET_KEY]) is not None),
         ]
-        report.user_properties.append(("transport", transport))
-        report.user_properties.append(("gapped", gap_reason(item, config.stash[TARGET_KEY]) is not None))
         finding = known_finding(item, config.stash[TARGET_KEY])
         if finding and outcome in ("fail", "warn"):
             report.user_properties.append(("known-finding", finding))

@@ -94,7 +94,6 @@ def server_tour_for(request: pytest.FixtureRequest, revision: str, transport: st
         else:
             raise ValueError(f"no server tour over {chosen!r}")
         with peer:
-            peer.fixtures = target.fixtures
             peer.roles = target.roles
             return server_tour(peer)
 
