@@ -86,3 +86,25 @@ def test_two_overrides_for_one_id_and_side_are_refused() -> None:
 def test_a_fingerprint_accounted_twice_is_refused() -> None:
     entry = "  - fingerprint: 0123456789ab\n    reason: r\n"
     assert "accounted for twice" in errors_of("not-requirements:\n" + entry + entry)
+
+
+@pytest.mark.parametrize("digits", ["397515679263", "012345670123"], ids=["decimal", "octal-looking"])
+def test_an_unquoted_fingerprint_of_digits_only_is_refused_naming_file_and_line(digits: str) -> None:
+    """YAML reads 12 bare digits as an integer (with a leading 0 and only 0-7, as an octal one whose
+    text is another number): the loader refuses it, naming the line, instead of guessing the text."""
+    text = f"not-requirements:\n  - reason: r\n    fingerprint: {digits}\n"
+    assert f"{PATH}:3: fingerprint {digits} is not quoted" in errors_of(text)
+    quoted = parse_overrides({PATH: text.replace(digits, f'"{digits}"')}, CATALOGUE)
+    assert quoted.not_requirements[0].fingerprint == digits
+
+
+def test_the_project_overrides_quote_every_fingerprint() -> None:
+    from conformance.catalogue.overrides import OVERRIDES_DIR
+
+    bare = [
+        f"{path.name}:{number}"
+        for path in sorted(OVERRIDES_DIR.glob("*.yaml"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1)
+        if line.strip().startswith("- fingerprint:") and '"' not in line
+    ]
+    assert not bare, f"unquoted fingerprints: {bare}"

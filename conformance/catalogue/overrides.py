@@ -81,8 +81,29 @@ def _entries(path: Path, text: str, key: str, errors: list[InputError]) -> list[
         if not isinstance(item, dict):
             errors.append(InputError(path, line, f"{key} entry must be a mapping"))
             continue
+        if _unquoted_number(item, node, "fingerprint", path, errors):
+            continue
         found.append((item, line))
     return found
+
+
+def _unquoted_number(item: dict, node: yaml.Node, name: str, path: Path, errors: list[InputError]) -> bool:
+    """A value YAML read as a number (a fingerprint made only of digits, written without quotes):
+    refused, naming the line, since its text is not what the loader gets (``012345670123`` is an
+    octal integer, and a leading zero is lost)."""
+    if isinstance(item.get(name), str) or name not in item:
+        return False
+    value = next((v for k, v in node.value if k.value == name), None)
+    written = value.value if isinstance(value, yaml.ScalarNode) else repr(item[name])
+    line = value.start_mark.line + 1 if value is not None else node.start_mark.line + 1
+    errors.append(
+        InputError(
+            path,
+            line,
+            f'{name} {written} is not quoted, so YAML reads it as a number, not as text: write {name}: "{written}"',
+        )
+    )
+    return True
 
 
 def _reason(item: dict, path: Path, line: int, errors: list[InputError]) -> str | None:
