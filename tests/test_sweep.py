@@ -75,3 +75,61 @@ def test_a_revision_is_swept_from_pages_typedoc_html_and_schema_descriptions(tmp
         ("schema", "tool-name", "Names MUST be short.", ("MUST",)),
         ("schema.json", "Tool.name", "It MUST x.", ("MUST",)),
     ]
+
+
+def _page_sweep(tmp_path: Path, page: str, schema: dict | None = None, typedoc: str = "") -> list:
+    pages = tmp_path / "docs" / "specification" / "2025-06-18"
+    pages.mkdir(parents=True)
+    (pages / "page.mdx").write_text(page)
+    if typedoc:
+        (pages / "schema.mdx").write_text(typedoc)
+    schema_dir = tmp_path / "schema" / "2025-06-18"
+    schema_dir.mkdir(parents=True)
+    (schema_dir / "schema.json").write_text(json.dumps(schema or {"definitions": {}}))
+    return [s for s in sweep_revision(tmp_path, "2025-06-18") if s.normative]
+
+
+def test_each_item_under_a_keyword_lead_in_is_a_normative_unit_of_its_own(tmp_path: Path) -> None:
+    found = _page_sweep(
+        tmp_path,
+        "## Security\n\nIntro text. Servers **MUST**:\n\n- Validate inputs\n- Rate limit calls. Always.\n"
+        "- Clients SHOULD log.\n\n1. Clients **MAY**:\n   - Show logs\n   - For search:\n     - index them\n\n"
+        "Plain list:\n\n- not bound\n\nAuthorization is OPTIONAL. When supported:\n\n- no keyword here\n",
+    )
+    items = [(s.anchor, s.kind, s.text, s.lead_in, s.inherited_keywords) for s in found if s.kind == "list-item"]
+    assert items == [
+        ("security", "list-item", "Servers MUST: Validate inputs", "Servers MUST:", ("MUST",)),
+        ("security", "list-item", "Servers MUST: Rate limit calls. Always.", "Servers MUST:", ("MUST",)),
+        ("security", "list-item", "Clients MAY: Show logs", "Clients MAY:", ("MAY",)),
+        ("security", "list-item", "Clients MAY: For search:", "Clients MAY:", ("MAY",)),
+        ("security", "list-item", "Clients MAY: index them", "Clients MAY:", ("MAY",)),
+    ]
+    # the lead-ins stay sentences of their own; an item with its own keyword is an ordinary sentence
+    assert [s.text for s in found if s.kind == "sentence"] == [
+        "Servers MUST:",
+        "Clients SHOULD log.",
+        "Clients MAY:",
+        "Authorization is OPTIONAL.",
+    ]
+    # an item's fingerprint is that of the lead-in and the item together: the same item under another
+    # lead-in is another unit, and a row citing the lead-in accounts for none of its items
+    assert found[1].fingerprint == fingerprint("Servers MUST: Validate inputs")
+    assert len({s.fingerprint for s in found}) == len(found)
+
+
+def test_lead_ins_bind_list_items_in_schema_descriptions_and_typedoc_html(tmp_path: Path) -> None:
+    schema = {"definitions": {"Icon": {"description": "Clients SHOULD support:\n\n- image/png\n- image/webp\n"}}}
+    typedoc = (
+        '<div class="tsd-anchor-link" id="icon-src"></div><div class="tsd-comment">'
+        "<p>Consumers MUST:</p><ul><li>fetch without credentials</li><li>Callers MAY cache.</li></ul>"
+        "<p>Other text:</p><ul><li>unbound</li></ul></div>\n"
+    )
+    found = _page_sweep(tmp_path, "Nothing here.\n", schema, typedoc)
+    assert [(s.page, s.anchor, s.kind, s.text) for s in found] == [
+        ("schema", "icon-src", "sentence", "Consumers MUST:"),
+        ("schema", "icon-src", "list-item", "Consumers MUST: fetch without credentials"),
+        ("schema", "icon-src", "sentence", "Callers MAY cache."),
+        ("schema.json", "Icon", "sentence", "Clients SHOULD support:"),
+        ("schema.json", "Icon", "list-item", "Clients SHOULD support: image/png"),
+        ("schema.json", "Icon", "list-item", "Clients SHOULD support: image/webp"),
+    ]

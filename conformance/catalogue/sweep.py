@@ -6,6 +6,16 @@ Each paragraph, list item, table cell and heading is split into sentences; a sen
 an uppercase RFC 2119 keyword is normative. Every sentence, normative or not, can be named by a
 locator (see ``conformance.catalogue.locator``), so a catalogue row may also point at a plain sentence.
 
+A keyword lead-in ("Servers MUST:", "Clients SHOULD return errors for these cases:": the last
+sentence of a block, ending in a colon, carrying a keyword) binds each item of the list that follows
+it, while the items carry no keyword of their own. Each such item is a normative unit of its own, of
+kind ``list-item``: one unit per item, at the item's page, anchor and line, whose text is the lead-in
+followed by the item (so the same item under another lead-in is another unit) and whose
+``lead_in`` names the sentence it inherits its keywords from. The lead-in stays a sentence of its
+own; a row citing it accounts for it alone, never for its items. An item with a keyword of its own
+is swept as ordinary sentences. Items of a list nested inside such a list inherit the same lead-in,
+unless a nested lead-in of their own opens it.
+
 The schema's structure is normative too: each message definition of a revision (a request, result
 or notification that one side sends: a member of the schema's ``ClientRequest``, ``ServerRequest``,
 ``ClientNotification``, ``ServerNotification``, ``ClientResult`` and ``ServerResult`` unions) is a
@@ -36,6 +46,7 @@ from conformance.catalogue.vocabulary import KEYWORD_PATTERN, REVISIONS
 
 SCHEMA_PAGE = "schema.json"
 DEFINITION = "definition"
+LIST_ITEM = "list-item"
 # The unions of a revision's schema that name what each side sends; a revision that has one member
 # writes the union as a reference to it, or (typedoc's inlining) as a copy of it.
 MESSAGE_UNIONS: dict[str, str] = {
@@ -70,11 +81,19 @@ class Sentence:
     text: str
     fingerprint: str
     keywords: tuple[str, ...]
-    kind: str = "sentence"  # or "definition": a message definition of the schema (text: its canonical JSON)
+    # or "definition": a message definition of the schema (text: its canonical JSON); or "list-item":
+    # an item of a list under a keyword lead-in (text: the lead-in, then the item)
+    kind: str = "sentence"
+    lead_in: str = ""  # for a list item: the lead-in sentence whose keywords bind it
 
     @property
     def normative(self) -> bool:
-        return bool(self.keywords) or self.kind == DEFINITION
+        return bool(self.keywords) or self.kind in (DEFINITION, LIST_ITEM)
+
+    @property
+    def inherited_keywords(self) -> tuple[str, ...]:
+        """The keywords a list item takes from its lead-in (its own ``keywords`` are empty)."""
+        return tuple(KEYWORD_PATTERN.findall(self.lead_in))
 
     @property
     def locator(self) -> Locator:
@@ -95,6 +114,14 @@ def split_sentences(text: str) -> list[str]:
         else:
             sentences.append(piece)
     return [s for s in sentences if s]
+
+
+def keyword_lead_in(text: str) -> str:
+    """The lead-in a block of text ends with (its last sentence, ending in a colon and carrying a
+    keyword), or ""."""
+    sentences = split_sentences(text)
+    last = sentences[-1] if sentences else ""
+    return last if last.endswith(":") and KEYWORD_PATTERN.search(last) else ""
 
 
 def inline_text(token: Token) -> str:
@@ -119,10 +146,12 @@ class _TypedocText(HTMLParser):
     def __init__(self, anchor: str) -> None:
         super().__init__(convert_charrefs=True)
         self.anchor = anchor
-        self.units: list[tuple[str, str]] = []
+        self.units: list[tuple[str, str, str]] = []  # (anchor, text, lead-in)
         self._buffer: list[str] | None = None
         self._skip_depth = 0
         self._signature_depth = 0
+        self._leads: list[str] = []  # per open list: the lead-in its items inherit ("" for none)
+        self._last_lead = ""  # the lead-in the last unit ended with, while nothing else followed it
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
@@ -135,6 +164,10 @@ class _TypedocText(HTMLParser):
         if tag in self._UNITS:
             self._flush()
             self._buffer = []
+        elif tag in ("ul", "ol"):
+            self._flush()
+            self._leads.append(self._last_lead or (self._leads[-1] if self._leads else ""))
+            self._last_lead = ""
         elif tag == "br" and self._buffer is not None:
             self._buffer.append(" ")
 
@@ -143,8 +176,11 @@ class _TypedocText(HTMLParser):
             self._skip_depth -= 1
         if tag == "div" and self._signature_depth:
             self._signature_depth -= 1
-        if tag in self._UNITS or tag == "ul":
+        if tag in self._UNITS or tag in ("ul", "ol"):
             self._flush()
+        if tag in ("ul", "ol") and self._leads:
+            self._leads.pop()
+            self._last_lead = ""
 
     def handle_data(self, data: str) -> None:
         if self._buffer is not None and not self._skip_depth and not self._signature_depth:
@@ -154,7 +190,8 @@ class _TypedocText(HTMLParser):
         if self._buffer:
             text = normalise_sentence("".join(self._buffer))
             if text:
-                self.units.append((self.anchor, text))
+                self.units.append((self.anchor, text, self._leads[-1] if self._leads else ""))
+                self._last_lead = keyword_lead_in(text)
         self._buffer = None
 
     def close(self) -> None:
@@ -167,23 +204,40 @@ def _prepare_mdx(source: str) -> str:
     return "\n".join("" if _TAG_ONLY_LINE.match(line) else line for line in source.split("\n"))
 
 
-def _mdx_units(source: str) -> Iterator[tuple[str, int, str]]:
-    """(anchor, line, text) for every block of prose on a page."""
+def _with_lead_ins(tokens: list[Token]) -> Iterator[tuple[int, Token, str]]:
+    """(index, token, lead-in) for every token: the lead-in a token inside a list inherits (the keyword
+    lead-in that opened the list, or an enclosing list's), else ""."""
+    leads: list[str] = []
+    last_lead = ""  # the lead-in the last inline ended with, while only its block's closing tag followed
+    for index, token in enumerate(tokens):
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            leads.append(last_lead or (leads[-1] if leads else ""))
+        elif token.type in ("bullet_list_close", "ordered_list_close") and leads:
+            leads.pop()
+        yield index, token, leads[-1] if leads else ""
+        if token.type == "inline":
+            last_lead = keyword_lead_in(inline_text(token))
+        elif token.type != "paragraph_close":
+            last_lead = ""
+
+
+def _mdx_units(source: str) -> Iterator[tuple[str, int, str, str]]:
+    """(anchor, line, text, lead-in) for every block of prose on a page."""
     anchor = ""
     tokens = _markdown.parse(_prepare_mdx(source))
-    for index, token in enumerate(tokens):
+    for index, token, lead_in in _with_lead_ins(tokens):
         line = token.map[0] + 1 if token.map else 0
         if token.type == "inline":
             if index and tokens[index - 1].type == "heading_open":
                 anchor = slugify(inline_text(token))
-            yield anchor, line, inline_text(token)
+            yield anchor, line, inline_text(token), lead_in
         elif token.type == "html_block":
             parser = _TypedocText(anchor)
             parser.feed(token.content)
             parser.close()
             anchor = parser.anchor
-            for unit_anchor, text in parser.units:
-                yield unit_anchor, line, text
+            for unit_anchor, text, unit_lead_in in parser.units:
+                yield unit_anchor, line, text, unit_lead_in
 
 
 def _schema_descriptions(node: object, path: str) -> Iterator[tuple[str, str]]:
@@ -204,13 +258,13 @@ def _schema_descriptions(node: object, path: str) -> Iterator[tuple[str, str]]:
             yield from _schema_descriptions(item, path)
 
 
-def _schema_units(schema: dict) -> Iterator[tuple[str, int, str]]:
+def _schema_units(schema: dict) -> Iterator[tuple[str, int, str, str]]:
     for name, definition in sorted(schema_definitions(schema).items()):
         for path, description in _schema_descriptions(definition, name):
             description = _TSDOC_LINK.sub(lambda m: m.group(2) or m.group(1), description)
-            for token in _markdown.parse(description):
+            for _, token, lead_in in _with_lead_ins(_markdown.parse(description)):
                 if token.type == "inline":
-                    yield path, 0, inline_text(token)
+                    yield path, 0, inline_text(token), lead_in
 
 
 def schema_definitions(schema: dict) -> dict:
@@ -255,8 +309,22 @@ def _definition_units(revision: str, schema: dict) -> Iterator[Sentence]:
         )
 
 
-def _sentences(revision: str, page: str, units: Iterator[tuple[str, int, str]]) -> Iterator[Sentence]:
-    for anchor, line, text in units:
+def _sentences(revision: str, page: str, units: Iterator[tuple[str, int, str, str]]) -> Iterator[Sentence]:
+    for anchor, line, text, lead_in in units:
+        if lead_in and not KEYWORD_PATTERN.search(text) and normalise_sentence(text):
+            item = normalise_sentence(f"{lead_in} {text}")
+            yield Sentence(
+                revision=revision,
+                page=page,
+                anchor=anchor,
+                line=line,
+                text=item,
+                fingerprint=fingerprint(item),
+                keywords=(),
+                kind=LIST_ITEM,
+                lead_in=lead_in,
+            )
+            continue
         for sentence in split_sentences(text):
             yield Sentence(
                 revision=revision,
