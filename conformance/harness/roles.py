@@ -95,6 +95,26 @@ ROLES: Mapping[str, Role] = _roles(
         "declares inputs a 2026-07-28 client mirrors into Mcp-Param headers (x-mcp-header): region (a string, "
         "header Region), priority (an integer, header Priority) and options (an object, no header)",
     ),
+    Role(
+        "resource-link-tool",
+        "tool",
+        "answers with resource_link content pointing at a resource the server serves",
+    ),
+    Role(
+        "dialect-2020-12-tool",
+        "tool",
+        "declares an inputSchema without $schema (so JSON Schema 2020-12) that these arguments break only by a "
+        "keyword of 2020-12's own (prefixItems), which a draft-07 reading would pass over",
+        {"pair": ["two", 2]},
+    ),
+    Role(
+        "declared-dialect-tool",
+        "tool",
+        "declares an inputSchema with a $schema naming its dialect, which these arguments break under that "
+        "dialect (a property its additionalProperties: false forbids)",
+        {"name": "mcp-matrix", "unexpected": True},
+        official="json_schema_2020_12_tool",
+    ),
     # -- tools: what a tool sends while it runs
     Role(
         "progress-tool",
@@ -107,6 +127,12 @@ ROLES: Mapping[str, Role] = _roles(
         "tool",
         "sends log messages (notifications/message) while it runs",
         official="test_tool_with_logging",
+    ),
+    Role(
+        "leveled-logging-tool",
+        "tool",
+        "sends one log message (notifications/message) at each of the eight levels, debug to emergency, while it "
+        "runs, leaving out those below the level the client asked for",
     ),
     Role(
         "slow-tool",
@@ -153,7 +179,46 @@ ROLES: Mapping[str, Role] = _roles(
         {"message": "Who are you?"},
         official="test_elicitation",
     ),
+    Role(
+        "elicitation-defaults-tool",
+        "tool",
+        "asks the client for a form (elicitation/create) whose primitive fields carry defaults (SEP-1034) when "
+        "the client declared elicitation",
+        official="test_elicitation_sep1034_defaults",
+    ),
+    Role(
+        "elicitation-enums-tool",
+        "tool",
+        "asks the client for a form (elicitation/create) with the enum shapes of SEP-1330 (single and multi "
+        "select, titled and untitled, legacy enumNames) when the client declared elicitation",
+        official="test_elicitation_sep1330_enums",
+    ),
+    Role(
+        "url-elicitation-tool",
+        "tool",
+        "asks the user to open a page (a URL-mode elicitation/create, 2025-11-25 on) when the client declared "
+        "url-mode elicitation; may announce the interaction's completion (notifications/elicitation/complete)",
+    ),
+    Role(
+        "url-elicitation-required-tool",
+        "tool",
+        "cannot be served before a URL-mode elicitation completes, when the client declared url mode: at "
+        "2025-11-25 refused with URLElicitationRequiredError (-32042) listing it",
+    ),
     Role("roots-tool", "tool", "asks the client for its roots (roots/list) when the client declared roots"),
+    Role(
+        "request-state-tool",
+        "tool",
+        "at 2026-07-28 asks the client for input in an input_required result whose requestState its retry needs: "
+        "the retry with the answers and that state completes, one without the state does not",
+        official="test_input_required_result_request_state",
+    ),
+    Role(
+        "multi-round-tool",
+        "tool",
+        "at 2026-07-28 asks the client for input in two rounds, the second question depending on the first answer",
+        official="test_input_required_result_multi_round",
+    ),
     Role(
         "timed-request-tool",
         "tool",
@@ -216,6 +281,17 @@ ROLES: Mapping[str, Role] = _roles(
         "a prompt that first asks the client for input (2026-07-28's input-required result) before answering",
         official="test_input_required_result_prompt",
     ),
+    Role(
+        "failing-prompt",
+        "prompt",
+        "a prompt whose get, with these arguments, fails inside the server (an internal error, not the client's)",
+        {"reason": "mcp-matrix"},
+    ),
+    Role(
+        "completion-failing-prompt",
+        "prompt",
+        "a prompt whose completion of its first argument fails inside the server (an internal error)",
+    ),
     # -- resources
     Role(
         "updating-resource",
@@ -227,6 +303,11 @@ ROLES: Mapping[str, Role] = _roles(
         "resource",
         "a text resource that reads the same every time",
         official="test://static-text",
+    ),
+    Role(
+        "failing-resource",
+        "resource-template",
+        "a resource template whose every read (any expansion of it) fails inside the server (an internal error)",
     ),
 )
 

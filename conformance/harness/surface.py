@@ -214,3 +214,16 @@ def listed_tools(peer: Peer) -> list[dict]:
 
 def text_of(result: dict) -> list[str]:
     return [item.get("text", "") for item in result.get("content", []) if item.get("type") == "text"]
+
+
+# -- frames the schema refuses -------------------------------------------------------------------------
+
+
+def send_unchecked(peer: Peer, frame: dict) -> None:
+    """Send ``frame``, a request that breaks the revision's schema on purpose (a malformed retry, ...), as
+    ``Peer.send_request`` would but without the check that refuses the harness's own malformed frames; its
+    answer is read (and faulted) as the answer to its method. Over Streamable HTTP it carries the headers
+    its method and name call for, as a well-formed request would."""
+    peer._pending_methods[frame["id"]] = frame["method"]
+    peer.trace.message("client-to-server", frame)
+    peer._transmit(json.dumps(frame, separators=(",", ":")).encode(), frame)

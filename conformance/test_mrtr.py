@@ -1,0 +1,495 @@
+"""Multi round-trip requests (2026-07-28), server side: ``InputRequiredResult``, ``inputRequests``,
+``requestState`` and the retry (docs/spec/requirements.md, mrtr; basic/patterns/mrtr).
+
+Every test speaks 2026-07-28 and reaches the server's questions through roles: ``sampling-tool``,
+``roots-tool``, ``elicitation-tool`` and ``input-required-prompt`` ask the client for input on their first
+round; ``request-state-tool`` asks with a ``requestState`` its retry needs; ``multi-round-tool`` asks twice.
+The harness declares what the server may ask for in each request's ``_meta`` (sampling, roots,
+elicitation), answers every question it is asked (``answer_for``) and retries with a new id. A role the
+profile does not bind, or one that completes without asking, leaves the cell ``fixture-missing``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+
+from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.peer import ImplementationTimeout, Peer, precondition
+from conformance.harness.roles import Binding, bound, optional_roles, require_role
+from conformance.harness.schema import violations
+from conformance.harness.surface import send_unchecked
+from conformance.harness.wire import Wire, answers
+from conformance.matrix.covers import for_req
+
+CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
+EVERY_CAPABILITY = {"sampling": {}, "roots": {}, "elicitation": {"form": {}}}
+CAPABILITY_OF = {"sampling/createMessage": "sampling", "roots/list": "roots", "elicitation/create": "elicitation"}
+INPUT_METHODS = frozenset(CAPABILITY_OF)
+ASKING_ROLES = ("sampling-tool", "roots-tool", "elicitation-tool", "request-state-tool", "input-required-prompt")
+SAMPLED = {"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "mcp-matrix"}
+UNEXPECTED_KEY = "mcp-matrix-unexpected"
+# requestState values no server issued: empty, short, long, JSON, a path, markup.
+HOSTILE_STATES = ("", "x", "A" * 8192, '{"admin": true}', "../../../../etc/passwd", "<script>1</script>")
+METHOD_OF_KIND = {"tool": "tools/call", "prompt": "prompts/get", "resource": "resources/read"}
+_ids = itertools.count(1)
+
+
+# -- the round trip ---------------------------------------------------------------------------------------
+
+
+def request_frame(
+    peer: Peer, binding: Binding, capabilities: dict | None = None, request_id: Any = None, **retry: Any
+) -> dict:
+    """The request that uses ``binding`` (tools/call, prompts/get or resources/read), declaring
+    ``capabilities`` (every client capability the server may ask for, by default) in its ``_meta``, with
+    ``retry`` (inputResponses, requestState) added; a fresh id unless one is given."""
+    if binding.kind == "resource":
+        params: dict[str, Any] = {"uri": binding.name}
+    else:
+        params = {"name": binding.name, "arguments": binding.args()}
+    params |= {key: value for key, value in retry.items() if value is not None}
+    params["_meta"] = {CAPABILITIES_META: EVERY_CAPABILITY if capabilities is None else capabilities}
+    return peer.envelope(METHOD_OF_KIND[binding.kind], request_id or f"mrtr-{next(_ids)}", params)
+
+
+def send(peer: Peer, frame: dict) -> dict:
+    """Send ``frame`` and return its answer (the schema check is other cells' business here)."""
+    peer.send_request(frame)
+    return peer.expect_response(frame["id"])
+
+
+def use(peer: Peer, binding: Binding, capabilities: dict | None = None, **retry: Any) -> dict:
+    return send(peer, request_frame(peer, binding, capabilities, **retry))
+
+
+def result_of(response: dict) -> dict:
+    result = response.get("result")
+    return result if isinstance(result, dict) else {}
+
+
+def asks(response: dict) -> bool:
+    """The answer is an InputRequiredResult."""
+    return result_of(response).get("resultType") == "input_required"
+
+
+def completed(response: dict) -> bool:
+    """The answer is a final, successful result: not an error, not isError, not another question."""
+    result = response.get("result")
+    return isinstance(result, dict) and not asks(response) and result.get("isError") is not True
+
+
+def refused(response: dict) -> str:
+    return json.dumps(response.get("error") or result_of(response))[:400]
+
+
+def questions(response: dict) -> dict:
+    requests = result_of(response).get("inputRequests")
+    return requests if isinstance(requests, dict) else {}
+
+
+def first_round(peer: Peer, binding: Binding, capabilities: dict | None = None, request_id: Any = None) -> dict:
+    """The answer to the first use of ``binding``: an InputRequiredResult, or fixture-missing."""
+    response = send(peer, request_frame(peer, binding, capabilities, request_id))
+    if not asks(response):
+        pytest.skip(f"fixture-missing: {binding.name} ({binding.role}) asked for no input: {refused(response)}")
+    return response
+
+
+def asking(peer: Peer, *roles: str) -> list[Binding]:
+    """Those of ``roles`` (ASKING_ROLES by default) the profile binds and the server lists, or fixture-missing."""
+    roles = roles or ASKING_ROLES
+    found = optional_roles(peer, *roles)
+    if not found:
+        pytest.skip(f"fixture-missing: the target binds and lists none of {', '.join(roles)}")
+    return found
+
+
+def answer_for(request: Any) -> dict:
+    """What the harness, as a client, answers one input request: a sampled text, no roots, or a form filled
+    in from its requested schema."""
+    method = request.get("method") if isinstance(request, dict) else None
+    if method == "sampling/createMessage":
+        return dict(SAMPLED)
+    if method == "roots/list":
+        return {"roots": []}
+    params = request.get("params") if isinstance(request, dict) else None
+    schema = (params or {}).get("requestedSchema") or {}
+    if (params or {}).get("mode") == "url":
+        return {"action": "accept"}
+    return {"action": "accept", "content": {k: _value_for(s) for k, s in (schema.get("properties") or {}).items()}}
+
+
+def _value_for(schema: dict) -> Any:
+    if schema.get("enum"):
+        return schema["enum"][0]
+    for option in schema.get("oneOf") or schema.get("anyOf") or ():
+        if "const" in option:
+            return option["const"]
+    kind = schema.get("type")
+    if kind == "boolean":
+        return True
+    if kind in ("integer", "number"):
+        return max(schema.get("minimum", 1), 1)
+    if kind == "array":
+        items = schema.get("items") or {}
+        return [_value_for(items)] if items else []
+    return schema.get("default", "mcp-matrix")
+
+
+def answers_to(response: dict) -> dict:
+    return {key: answer_for(request) for key, request in questions(response).items()}
+
+
+def retry(peer: Peer, binding: Binding, response: dict, **changed: Any) -> dict:
+    """The retry of ``binding`` after ``response``: the answers to its questions and its requestState,
+    each replaced by ``changed`` (a value of None leaves it out)."""
+    state = result_of(response).get("requestState")
+    parts = {"inputResponses": answers_to(response) or None, "requestState": state} | changed
+    return use(peer, binding, **parts)
+
+
+def state_of(response: dict) -> str:
+    state = result_of(response).get("requestState")
+    if not isinstance(state, str):
+        pytest.skip(f"fixture-missing: the input_required result carries no requestState: {refused(response)}")
+    return state
+
+
+def load_bearing_state(peer: Peer, binding: Binding) -> dict:
+    """A first round of ``binding`` whose requestState matters: a retry with the answers but without the
+    state does not complete (else the server keeps nothing in it: fixture-missing)."""
+    response = first_round(peer, binding)
+    state_of(response)
+    stateless = retry(peer, binding, response, requestState=None)
+    if completed(stateless):
+        pytest.skip(f"fixture-missing: {binding.name} completes without its requestState: its state carries nothing")
+    return response
+
+
+def tampered(state: str, how: str = "flip") -> str:
+    """``state`` changed the way an attacker would: one character in the middle flipped, the last one cut,
+    or one added."""
+    if how == "cut":
+        return state[:-1]
+    if how == "add":
+        return state + ("A" if not state.endswith("A") else "B")
+    middle = len(state) // 2
+    return state[:middle] + ("A" if state[middle : middle + 1] != "A" else "B") + state[middle + 1 :]
+
+
+def keys_in_order(line: bytes, request_id: Any) -> list[list[str]] | None:
+    """The keys of every ``inputRequests`` object in ``line``, as written (repeats kept), if ``line`` answers
+    ``request_id``."""
+    found: list[list[str]] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict:
+        found.append([key for key, _ in items])
+        return dict(items)
+
+    try:
+        frame = json.loads(line, object_pairs_hook=pairs)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    if not (isinstance(frame, dict) and answers(frame, request_id)):
+        return None
+    requests = result_of(frame).get("inputRequests")
+    return [keys for keys in found if isinstance(requests, dict) and sorted(set(keys)) == sorted(requests)]
+
+
+# -- what a server answers with an InputRequiredResult ----------------------------------------------------
+
+
+@for_req("mrtr-server-requests-via-mrtr", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_asks_the_client_only_through_input_required_results(
+    revision: str, transport: str, peer: Peer
+) -> None:
+    """Each tool that needs sampling, roots or elicitation, called by a client that declared all three: the
+    server sends no request of its own; what it needs comes as inputRequests of an input_required result."""
+    tools = asking(peer, "sampling-tool", "roots-tool", "elicitation-tool")
+    wire = Wire(peer)
+    asked_through_results = []
+    for tool in tools:
+        call = wire.send(request_frame(peer, tool))
+        frame = wire.until(lambda f, call=call: ("method" in f and "id" in f) or answers(f, call.id), "answer")
+        assert "method" not in frame, f"calling {tool.name}, the server sent a request of its own: {frame}"
+        methods = {r.get("method") for r in questions(frame).values() if isinstance(r, dict)}
+        asked_through_results.extend(sorted(methods & INPUT_METHODS))
+    if not asked_through_results:
+        pytest.skip(f"fixture-missing: none of {[t.name for t in tools]} asked the client for anything")
+
+
+@for_req("mrtr-input-required-allowed-methods", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_may_ask_for_input_on_calls_gets_and_reads(revision: str, transport: str, peer: Peer) -> None:
+    """The permission, used: a tools/call, prompts/get or resources/read answered with input_required."""
+    answered = {binding.name: use(peer, binding) for binding in asking(peer)}
+    used = [name for name, response in answered.items() if asks(response)]
+    assert used, f"no call, get or read was answered with input_required: {answered}"
+
+
+@for_req("mrtr-input-required-other-methods-forbidden", "server", transports=BOTH_TRANSPORTS)
+def test_no_other_request_is_answered_with_input_required(revision: str, transport: str, peer: Peer) -> None:
+    """Discovery and every list, asked by a client that declared everything the server may ask for, are
+    answered with something other than input_required."""
+    meta = {"_meta": {CAPABILITIES_META: EVERY_CAPABILITY}}
+    methods = ("server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list")
+    answered = {method: peer.rpc(method, dict(meta), check=False) for method in methods}
+    asking_ones = {method: result_of(r) for method, r in answered.items() if asks(r)}
+    assert not asking_ones, f"answered with input_required: {asking_ones}"
+
+
+@for_req("mrtr-input-requests-optional", "server", transports=BOTH_TRANSPORTS)
+def test_an_input_required_result_may_carry_input_requests(revision: str, transport: str, peer: Peer) -> None:
+    """The permission, used: an input_required result whose inputRequests is a map of questions."""
+    found = [result_of(r) for r in (use(peer, b) for b in asking(peer)) if asks(r)]
+    if not found:
+        pytest.skip("fixture-missing: no role was answered with input_required")
+    with_requests = [r for r in found if isinstance(r.get("inputRequests"), dict) and r["inputRequests"]]
+    assert with_requests, f"no input_required result carried inputRequests: {found}"
+
+
+@for_req("mrtr-input-requests-unique-keys", "server", transports=BOTH_TRANSPORTS)
+def test_input_request_keys_are_not_repeated(revision: str, transport: str, peer: Peer) -> None:
+    """The keys of each inputRequests map as the server wrote them (a repeated key is invisible once the
+    JSON is parsed into a map, so the lines themselves are read)."""
+    checked = 0
+    for n, binding in enumerate(asking(peer), start=1):
+        request_id = f"mrtr-keys-{n}"
+        response = send(peer, request_frame(peer, binding, request_id=request_id))
+        if not asks(response):
+            continue
+        for line in peer.received_lines:
+            for keys in keys_in_order(line, request_id) or ():
+                checked += 1
+                repeated = sorted({key for key in keys if keys.count(key) > 1})
+                assert not repeated, f"{binding.name}: inputRequests repeats the key(s) {repeated}: {line[:400]!r}"
+    if not checked:
+        pytest.skip("fixture-missing: no role was answered with inputRequests")
+
+
+@for_req("mrtr-input-requests-allowed-types", "server", transports=BOTH_TRANSPORTS)
+def test_input_requests_are_sampling_elicitation_or_roots_requests(revision: str, transport: str, peer: Peer) -> None:
+    found = {b.name: questions(r) for b, r in ((b, use(peer, b)) for b in asking(peer)) if asks(r)}
+    if not any(found.values()):
+        pytest.skip("fixture-missing: no role was answered with inputRequests")
+    problems = []
+    for name, requests in found.items():
+        for key, request in requests.items():
+            method = request.get("method") if isinstance(request, dict) else None
+            broken = violations(revision, "InputRequest", request)
+            if method not in INPUT_METHODS or broken:
+                problems.append(f"{name}: inputRequests[{key!r}] is {json.dumps(request)[:200]} {broken[:2]}")
+    assert not problems, "\n".join(problems)
+
+
+@for_req("mrtr-request-state-optional", "server", transports=BOTH_TRANSPORTS)
+def test_an_input_required_result_may_carry_request_state(revision: str, transport: str, peer: Peer) -> None:
+    """The permission, used: an input_required result with a requestState string."""
+    found = [result_of(r) for r in (use(peer, b) for b in asking(peer)) if asks(r)]
+    if not found:
+        pytest.skip("fixture-missing: no role was answered with input_required")
+    with_state = [r for r in found if isinstance(r.get("requestState"), str)]
+    assert with_state, f"no input_required result carried a requestState: {found}"
+
+
+@for_req("mrtr-input-required-nonempty", "server", transports=BOTH_TRANSPORTS)
+def test_every_input_required_result_asks_or_keeps_state(revision: str, transport: str, peer: Peer) -> None:
+    found = {b.name: result_of(r) for b, r in ((b, use(peer, b)) for b in asking(peer)) if asks(r)}
+    if not found:
+        pytest.skip("fixture-missing: no role was answered with input_required")
+    empty = {name: r for name, r in found.items() if "inputRequests" not in r and "requestState" not in r}
+    assert not empty, f"input_required results with neither inputRequests nor requestState: {empty}"
+
+
+DECLARATIONS = ({}, {"roots": {}}, {"sampling": {}}, {"elicitation": {"form": {}}})
+
+
+@for_req("mrtr-input-requests-declared-capabilities", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_asks_only_for_what_the_client_declared(revision: str, transport: str, peer: Peer) -> None:
+    """Each role that asks for input when the client declares everything, called again declaring nothing,
+    then one capability at a time: no inputRequests of a feature the request did not declare."""
+    gated = [b for b in asking(peer) if questions(use(peer, b))]
+    if not gated:
+        pytest.skip("fixture-missing: no role asked for input when the client declared everything")
+    problems = []
+    for declared in DECLARATIONS:
+        for binding in gated:
+            for key, request in questions(use(peer, binding, declared)).items():
+                needed = CAPABILITY_OF.get(request.get("method") if isinstance(request, dict) else None)
+                if needed and needed not in declared:
+                    problems.append(f"{binding.name}, declaring {sorted(declared)}: asked {key!r} {request}")
+    assert not problems, "\n".join(problems)
+
+
+@for_req("mrtr-server-no-assumed-retry", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_does_not_wait_for_a_retry_that_never_comes(revision: str, transport: str, peer: Peer) -> None:
+    """Three first rounds of the same role, none answered nor retried: the fourth is answered as the first
+    was (the server holds nothing back for the abandoned ones), and so is the probe."""
+    binding = asking(peer)[0]
+    first = first_round(peer, binding)
+    for _ in range(2):
+        use(peer, binding)
+    try:
+        again = use(peer, binding)
+    except ImplementationTimeout as exc:
+        raise AssertionError(f"after three abandoned rounds, {binding.name} was not answered: {exc}") from None
+    assert "error" not in again and asks(again), (
+        f"after three abandoned rounds, {binding.name} was answered {refused(again)}, first {refused(first)}"
+    )
+    probe = peer.rpc("server/discover", check=False)
+    assert "result" in probe, f"after three abandoned rounds, server/discover was answered {probe}"
+
+
+@for_req("mrtr-server-repeat-input-required", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_may_ask_again_on_the_retry(revision: str, transport: str, peer: Peer) -> None:
+    """The permission, used: the retry of the multi-round role, with every answer, is another input_required."""
+    bound(peer, "multi-round-tool")
+    binding = require_role(peer, "multi-round-tool")
+    response = first_round(peer, binding)
+    again = retry(peer, binding, response)
+    assert asks(again), f"the retry with every answer was answered {refused(again)}"
+
+
+# -- requestState ------------------------------------------------------------------------------------------
+
+
+def state_role(peer: Peer) -> Binding:
+    bound(peer, "request-state-tool")
+    return require_role(peer, "request-state-tool")
+
+
+@for_req("mrtr-request-state-untrusted", "server", transports=BOTH_TRANSPORTS)
+def test_a_crafted_request_state_is_handled_as_hostile_input(revision: str, transport: str, peer: Peer) -> None:
+    """Retries carrying requestState values the server never issued (empty, huge, JSON, a path, markup) are
+    each answered, none with an internal error (a sign the value was used before it was checked), and the
+    server goes on serving."""
+    binding = state_role(peer)
+    response = first_round(peer, binding)
+    for state in HOSTILE_STATES:
+        try:
+            answer = retry(peer, binding, response, requestState=state)
+        except ImplementationTimeout as exc:
+            raise AssertionError(f"a retry with requestState {state[:40]!r} was not answered: {exc}") from None
+        code = (answer.get("error") or {}).get("code")
+        assert code != -32603, f"requestState {state[:40]!r} made the server fail internally: {answer}"
+    probe = peer.rpc("server/discover", check=False)
+    assert "result" in probe, f"after the crafted requestStates, server/discover was answered {probe}"
+
+
+@for_req("mrtr-request-state-integrity", "server", transports=BOTH_TRANSPORTS)
+def test_a_tampered_request_state_does_not_complete_the_request(revision: str, transport: str, peer: Peer) -> None:
+    """A requestState the retry needs (without it the retry does not complete), altered three ways (one
+    character flipped, the last cut, one added): no altered state completes the request; the state as
+    issued does (the alterations, not the answers, are what is refused)."""
+    binding = state_role(peer)
+    response = load_bearing_state(peer, binding)
+    state = state_of(response)
+    for how in ("flip", "cut", "add"):
+        answer = retry(peer, binding, response, requestState=tampered(state, how))
+        assert not completed(answer), f"a requestState with {how} tampering completed the request: {answer}"
+    genuine = retry(peer, binding, response)
+    precondition(completed(genuine), f"the retry with the state as issued did not complete either: {genuine}")
+
+
+@for_req("mrtr-request-state-reject-unverified", "server", transports=BOTH_TRANSPORTS)
+def test_a_request_state_that_fails_verification_is_refused(revision: str, transport: str, peer: Peer) -> None:
+    """A requestState one character off the one issued is refused (an error, a failed result, or the
+    question asked anew), never acted on; the state as issued completes the request."""
+    binding = state_role(peer)
+    response = load_bearing_state(peer, binding)
+    answer = retry(peer, binding, response, requestState=tampered(state_of(response)))
+    assert not completed(answer), f"a requestState that cannot verify completed the request: {answer}"
+    genuine = retry(peer, binding, response)
+    precondition(completed(genuine), f"the retry with the state as issued did not complete either: {genuine}")
+
+
+@for_req("mrtr-request-state-bind-request", "server", transports=BOTH_TRANSPORTS)
+def test_a_request_state_is_refused_on_another_request(revision: str, transport: str, peer: Peer) -> None:
+    """The requestState of a sampling call, presented with its answers on the same tool called with other
+    arguments, does not complete that other request; on its own request it does."""
+    bound(peer, "sampling-tool")
+    binding = require_role(peer, "sampling-tool")
+    response = first_round(peer, binding)
+    state = state_of(response)
+    other = Binding(binding.role, binding.kind, binding.name, {**binding.arguments, **other_arguments(binding)})
+    answer = use(peer, other, inputResponses=answers_to(response), requestState=state)
+    assert not completed(answer), f"the state of {binding.args()} completed the call with {other.args()}: {answer}"
+    genuine = retry(peer, binding, response)
+    precondition(completed(genuine), f"on its own request the state did not complete either: {genuine}")
+
+
+def other_arguments(binding: Binding) -> dict:
+    """The binding's string arguments, each changed (another request to the same tool)."""
+    changed = {k: f"{v} (another request)" for k, v in binding.arguments.items() if isinstance(v, str)}
+    if not changed:
+        pytest.skip(f"fixture-missing: {binding.name} is called with no string argument to change")
+    return changed
+
+
+# -- the retry's inputResponses ----------------------------------------------------------------------------
+
+
+def wrong_kind(request: Any) -> dict:
+    """An answer of another kind than ``request`` asks for (an elicitation answer to a sampling question, ...)."""
+    method = request.get("method") if isinstance(request, dict) else None
+    return {"roots": []} if method != "roots/list" else {"action": "decline"}
+
+
+@for_req("mrtr-server-validate-input-responses", "server", transports=BOTH_TRANSPORTS)
+def test_answers_of_the_wrong_kind_are_not_taken(revision: str, transport: str, peer: Peer) -> None:
+    """A retry whose every answer is of another kind than its question asked (a roots list for a sampling
+    question, ...) is not completed as if answered: an error, a failed result or the question again."""
+    binding = asking(peer)[0]
+    response = first_round(peer, binding)
+    if not questions(response):
+        pytest.skip(f"fixture-missing: {binding.name} asked no question")
+    wrong = {key: wrong_kind(request) for key, request in questions(response).items()}
+    answer = retry(peer, binding, response, inputResponses=wrong)
+    assert not completed(answer), f"answers of the wrong kind {wrong} completed the request: {answer}"
+
+
+@for_req("mrtr-protocol-errors-jsonrpc", "server", transports=BOTH_TRANSPORTS)
+def test_a_malformed_retry_is_a_json_rpc_error(revision: str, transport: str, peer: Peer) -> None:
+    """A retry whose inputResponses is a string, not a map (a schema violation: the harness sends it as raw
+    bytes), is answered with a JSON-RPC error carrying an invalid-params or invalid-request code and a message."""
+    binding = asking(peer)[0]
+    response = first_round(peer, binding)
+    frame = request_frame(peer, binding, requestState=result_of(response).get("requestState"))
+    frame["params"]["inputResponses"] = "not a map of answers"
+    send_unchecked(peer, frame)
+    answer = peer.expect_response(frame["id"])
+    error = answer.get("error")
+    assert isinstance(error, dict), f"a retry with a malformed inputResponses was answered {answer}"
+    assert error.get("code") in (-32602, -32600), f"the error's code is {error.get('code')}, not -32602/-32600"
+    assert isinstance(error.get("message"), str) and error["message"], f"the error has no message: {error}"
+
+
+@for_req("mrtr-ignore-unexpected-input-responses", "server", transports=BOTH_TRANSPORTS)
+def test_an_unexpected_answer_is_ignored(revision: str, transport: str, peer: Peer) -> None:
+    """A retry with every answer asked for plus one under a key the server never used completes, as the
+    same retry without it does."""
+    binding = asking(peer)[0]
+    response = first_round(peer, binding)
+    extra = answers_to(response) | {UNEXPECTED_KEY: {"roots": []}}
+    answer = retry(peer, binding, response, inputResponses=extra)
+    if completed(answer):
+        return
+    again = first_round(peer, binding)
+    plain = retry(peer, binding, again)
+    precondition(completed(plain), f"the retry without the unexpected answer does not complete either: {plain}")
+    raise AssertionError(f"an unexpected answer under {UNEXPECTED_KEY!r} failed the request: {answer}")
+
+
+@for_req("mrtr-rerequest-missing-input", "server", transports=BOTH_TRANSPORTS)
+def test_missing_answers_are_asked_for_again(revision: str, transport: str, peer: Peer) -> None:
+    """A retry with the requestState but none of the answers is met with the questions again (an
+    input_required result with inputRequests), not with an error."""
+    binding = asking(peer)[0]
+    response = first_round(peer, binding)
+    if not questions(response):
+        pytest.skip(f"fixture-missing: {binding.name} asked no question")
+    answer = retry(peer, binding, response, inputResponses=None)
+    assert asks(answer) and questions(answer), f"a retry without the answers was answered {refused(answer)}"
