@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from jsonschema import Draft202012Validator, SchemaError, validators
 
 from conformance.harness.frames import BOTH_TRANSPORTS
-from conformance.harness.peer import Peer
+from conformance.harness.peer import Peer, precondition
 from conformance.harness.roles import bound, require_role
 from conformance.harness.surface import (
     assert_available_is_listed,
@@ -29,9 +30,13 @@ from conformance.harness.surface import (
     assert_list_connection_independent,
     call,
     call_tool,
+    canonical,
+    is_base64,
+    list_items,
     listed,
     listed_tools,
     names,
+    offers,
     server_capabilities,
     text_of,
 )
@@ -202,3 +207,72 @@ def test_a_call_with_invalid_arguments_is_refused(revision: str, transport: str,
     response = call(peer, require_role(peer, "invalid-arguments-tool"))  # arguments that break its inputSchema
     refused = "error" in response or response.get("result", {}).get("isError") is True
     assert refused, f"arguments breaking the inputSchema were accepted: {response}"
+
+
+# -- permissions: what a server may do, used within its bounds
+
+
+@for_req("tools-list-set-may-be-empty", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_may_list_no_tools(revision: str, transport: str, peer: Peer) -> None:
+    """The permission used (no tools listed) and kept to its bounds: the answer is still a ``tools/list``
+    result, with an empty ``tools`` array, not an error or a result without the array."""
+    tools = list_items(peer, "tools/list")  # asserts a tools array on every page
+    if tools is None:
+        offers(peer, "tools")
+    assert tools is not None, "tools/list was refused although the server declares tools"
+    if tools:
+        pytest.skip(f"not-exercised: the server lists {len(tools)} tool(s)")
+
+
+@for_req("tools-list-set-may-change", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_may_change_its_tools(revision: str, transport: str, peer: Peer) -> None:
+    """The permission used (the set of tools changes when the tool-list-changer runs) and kept to its
+    bounds: the new set is the set from then on, listed alike by every later request."""
+    bound(peer, "tool-list-changer")
+    peer.open()
+    changer = require_role(peer, "tool-list-changer")
+    before = canonical(listed(peer, "tools/list"))
+    called = call(peer, changer)
+    precondition("result" in called, f"{changer.name} (tool-list-changer) failed: {called}")
+    after = canonical(list_items(peer, "tools/list") or [])
+    if after == before:
+        pytest.skip(f"not-exercised: {changer.name} left the set of tools as it was")
+    again = canonical(list_items(peer, "tools/list") or [])
+    assert again == after, f"the changed set of tools did not hold from one tools/list to the next:\n{after}\n{again}"
+
+
+@for_req("tools-result-embedded-resource-allowed", "server", transports=BOTH_TRANSPORTS)
+def test_a_tool_result_may_embed_a_resource(revision: str, transport: str, peer: Peer) -> None:
+    """The permission used (a ``resource`` content item) and kept to its bounds: the item carries the
+    resource itself, a URI with its text or its base64 blob."""
+    bound(peer, "embedded-resource-tool")
+    peer.open()
+    tool = require_role(peer, "embedded-resource-tool")
+    response = call(peer, tool)
+    assert "result" in response, f"{tool.name} failed: {response}"
+    embedded = [item for item in response["result"].get("content", []) if item.get("type") == "resource"]
+    if not embedded:
+        pytest.skip(f"not-exercised: {tool.name} embedded no resource")
+    for item in embedded:
+        resource = item.get("resource")
+        assert isinstance(resource, dict) and isinstance(resource.get("uri"), str), f"no resource in {item}"
+        has_text = isinstance(resource.get("text"), str)
+        assert has_text or is_base64(resource.get("blob")), f"an embedded resource with no text or blob: {item}"
+
+
+@for_req("tools-result-resource-link-allowed", "server", transports=BOTH_TRANSPORTS)
+def test_a_tool_result_may_link_a_resource(revision: str, transport: str, peer: Peer) -> None:
+    """The permission used (a ``resource_link`` content item) and kept to its bounds: the item points at a
+    resource by an absolute URI and names it."""
+    bound(peer, "resource-link-tool")
+    peer.open()
+    tool = require_role(peer, "resource-link-tool")
+    response = call(peer, tool)
+    assert "result" in response, f"{tool.name} failed: {response}"
+    links = [item for item in response["result"].get("content", []) if item.get("type") == "resource_link"]
+    if not links:
+        pytest.skip(f"not-exercised: {tool.name} linked no resource")
+    for link in links:
+        uri = link.get("uri")
+        assert isinstance(uri, str) and urlsplit(uri).scheme, f"a resource link without an absolute URI: {link}"
+        assert isinstance(link.get("name"), str), f"a resource link without a name: {link}"

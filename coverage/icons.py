@@ -1,34 +1,86 @@
-"""Coverage of the icons area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the icons area: the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
-add its Cover and take its id off the list below.
+add its Cover and take its id off the lists below.
 """
 
+from conformance.harness.faults import drop_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_icons.py"
+HANDSHAKE = "2025-11-25"  # icons arrive with initialize, and ping probes the session after it
+MODERN = "2026-07-28"  # icons arrive in the _meta clientInfo of server/discover, which also probes
+
+COVERS: list[Cover] = [
+    Cover(
+        "icons-untrusted-input",
+        "server",
+        f"{TESTS}::test_hostile_client_icon_metadata_leaves_the_server_serving",
+        fault=drop_field("ping", "result"),
+        revisions=HANDSHAKE,
+    ),
+    Cover(
+        "icons-untrusted-input",
+        "server",
+        f"{TESTS}::test_hostile_client_icon_metadata_leaves_the_server_serving",
+        fault=drop_field("server/discover", "result"),
+        revisions=MODERN,
+    ),
+    Cover(
+        "icons-resource-exhaustion",
+        "server",
+        f"{TESTS}::test_client_icons_built_to_exhaust_leave_the_server_serving",
+        fault=drop_field("ping", "result"),
+        revisions=HANDSHAKE,
+    ),
+    Cover(
+        "icons-resource-exhaustion",
+        "server",
+        f"{TESTS}::test_client_icons_built_to_exhaust_leave_the_server_serving",
+        fault=drop_field("server/discover", "result"),
+        revisions=MODERN,
+    ),
+]
 
 GAPS: list[Gap] = [
     *gaps(
-        "#3",
+        "L-063",
+        "what a server does with its client's icons (fetching, rendering) happens inside it; a conformant "
+        "server fetches none of the icons the suite can serve, and no fault can make one fetch",
+        {
+            "icons-https-or-data-uri": "server",
+            "icons-no-cross-origin-redirect": "server",
+            "icons-fetch-without-credentials": "server",
+            "icons-same-origin-as-server": "server",
+            "icons-executable-content-caution": "server",
+            "icons-verify-content-type": "server",
+            "icons-image-type-allowlist": "server",
+            "icons-trusted-origin-src": "server",
+            "icons-svg-precautions-src": "server",
+            "icons-size-limits-allowed": "server",
+            "icons-sanitize-allowed": "server",
+        },
+    ),
+    *gaps(
+        "#12",
         "catalogued, not yet tested",
         {
             "icons-render-png-jpeg": "client",
             "icons-render-svg-webp": "client",
-            "icons-untrusted-input": "both",
-            "icons-https-or-data-uri": "both",
+            "icons-untrusted-input": "client",
+            "icons-https-or-data-uri": "client",
             "icons-reject-unsafe-schemes": "client",
-            "icons-no-cross-origin-redirect": "both",
-            "icons-resource-exhaustion": "both",
-            "icons-size-limits-allowed": "both",
-            "icons-fetch-without-credentials": "both",
-            "icons-same-origin-as-server": "both",
-            "icons-executable-content-caution": "both",
-            "icons-sanitize-allowed": "both",
-            "icons-verify-content-type": "both",
-            "icons-image-type-allowlist": "both",
-            "icons-trusted-origin-src": "both",
-            "icons-svg-precautions-src": "both",
+            "icons-no-cross-origin-redirect": "client",
+            "icons-resource-exhaustion": "client",
+            "icons-size-limits-allowed": "client",
+            "icons-fetch-without-credentials": "client",
+            "icons-same-origin-as-server": "client",
+            "icons-executable-content-caution": "client",
+            "icons-sanitize-allowed": "client",
+            "icons-verify-content-type": "client",
+            "icons-image-type-allowlist": "client",
+            "icons-trusted-origin-src": "client",
+            "icons-svg-precautions-src": "client",
         },
     ),
 ]

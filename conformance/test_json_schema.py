@@ -1,0 +1,133 @@
+"""JSON Schema usage, server side: the dialect of the schemas a server writes, and the dialect it validates by.
+
+Each test holds the server under test to one requirement of docs/spec/requirements.md (json-schema), at
+every revision its cover claims (see coverage/json-schema.py). A server writes the schemas of its tools
+(``inputSchema``, ``outputSchema``) and validates the arguments of a call against the first: the tests read
+the one in ``tools/list`` and provoke the other with arguments a role names (``dialect-2020-12-tool``,
+``declared-dialect-tool``); the suite's own validator (``jsonschema``) says what each dialect makes of them.
+
+Where the schema travels the other way (a schema the server did not write, a ``$ref`` to the network,
+a hostile schema for its validator), the server has nothing to validate: see docs/limits/061-*.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from jsonschema import Draft7Validator, Draft202012Validator, SchemaError, validators
+
+from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.peer import Peer
+from conformance.harness.roles import Binding, bound, require_role
+from conformance.harness.surface import call, listed_tools
+from conformance.matrix.covers import for_req
+
+DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+SCHEMA_MEMBERS = ("inputSchema", "outputSchema")
+
+
+def schemas_of(peer: Peer) -> list[tuple[str, Any]]:
+    """Every schema the server's ``tools/list`` carries, with where it sits (``tool.inputSchema``)."""
+    return [
+        (f"{tool.get('name')}.{member}", tool[member])
+        for tool in listed_tools(peer)
+        for member in SCHEMA_MEMBERS
+        if member in tool
+    ]
+
+
+def declared_dialect(schema: Any) -> Any:
+    return schema.get("$schema") if isinstance(schema, dict) else None
+
+
+def is_2020_12(dialect: Any) -> bool:
+    return isinstance(dialect, str) and dialect.rstrip("#") == DIALECT_2020_12
+
+
+def refused(response: dict) -> bool:
+    """A call the server did not run: a JSON-RPC error, or a result marked ``isError`` (the two ways the
+    revisions allow a server to turn down arguments)."""
+    return "error" in response or response.get("result", {}).get("isError") is True
+
+
+def invalid_arguments(tool: Binding) -> tuple[dict, dict]:
+    """The listed tool's inputSchema and the role's arguments."""
+    schema = (tool.listing or {}).get("inputSchema")
+    if not isinstance(schema, dict):
+        pytest.skip(f"fixture-missing: {tool.name} lists no inputSchema object")
+    return schema, tool.args()
+
+
+@for_req("json-schema-support-2020-12", "server", transports=BOTH_TRANSPORTS)
+def test_a_schema_without_dialect_is_read_as_2020_12(revision: str, transport: str, peer: Peer) -> None:
+    """Arguments that only 2020-12's own keywords (``prefixItems``) rule out are refused: the server read its
+    schema, which names no dialect, as 2020-12, not as an earlier draft that passes those keywords over."""
+    bound(peer, "dialect-2020-12-tool")
+    peer.open()
+    tool = require_role(peer, "dialect-2020-12-tool")
+    schema, arguments = invalid_arguments(tool)
+    if "$schema" in schema:
+        pytest.skip(f"fixture-missing: {tool.name}'s inputSchema names its dialect ({schema['$schema']})")
+    if Draft202012Validator(schema).is_valid(arguments) or not Draft7Validator(schema).is_valid(arguments):
+        pytest.skip(f"fixture-missing: {arguments} do not break {tool.name}'s inputSchema by a 2020-12 keyword alone")
+    response = call(peer, tool)
+    assert refused(response), f"{tool.name} ran with {arguments}, which its 2020-12 inputSchema rules out: {response}"
+
+
+@for_req("json-schema-validate-per-dialect", "server", transports=BOTH_TRANSPORTS)
+def test_arguments_are_validated_under_the_declared_dialect(revision: str, transport: str, peer: Peer) -> None:
+    """A tool whose inputSchema names its dialect (``$schema``) refuses arguments that dialect rules out."""
+    bound(peer, "declared-dialect-tool")
+    peer.open()
+    tool = require_role(peer, "declared-dialect-tool")
+    schema, arguments = invalid_arguments(tool)
+    dialect = declared_dialect(schema)
+    validator = validators.validator_for(schema, default=None) if dialect is not None else None
+    if validator is None:
+        pytest.skip(f"fixture-missing: {tool.name}'s inputSchema names no dialect the suite knows ({dialect!r})")
+    if validator(schema).is_valid(arguments):
+        pytest.skip(f"fixture-missing: {arguments} do not break {tool.name}'s inputSchema under {dialect}")
+    response = call(peer, tool)
+    assert refused(response), f"{tool.name} ran with {arguments}, which its {dialect} inputSchema rules out: {response}"
+
+
+@for_req("json-schema-schemas-valid", "server", transports=BOTH_TRANSPORTS)
+def test_every_schema_the_server_sends_is_valid_under_its_dialect(revision: str, transport: str, peer: Peer) -> None:
+    """Every inputSchema and outputSchema in ``tools/list`` is a valid schema of its declared dialect, or of
+    2020-12 when it names none. A dialect the suite does not know leaves that schema unjudged."""
+    found = schemas_of(peer)
+    problems, judged = [], 0
+    for where, schema in found:
+        dialect = declared_dialect(schema)
+        validator = validators.validator_for(schema, default=None) if dialect is not None else Draft202012Validator
+        if validator is None:
+            continue
+        judged += 1
+        try:
+            validator.check_schema(schema)
+        except SchemaError as exc:
+            problems.append(f"{where}: not a valid schema of {dialect or DIALECT_2020_12}: {exc.message}")
+    if not judged:
+        pytest.skip(f"fixture-missing: no schema in a dialect the suite knows among {[w for w, _ in found]}")
+    assert not problems, "\n".join(problems)
+
+
+@for_req("json-schema-prefer-2020-12", "server", transports=BOTH_TRANSPORTS)
+def test_the_servers_schemas_are_written_in_2020_12(revision: str, transport: str, peer: Peer) -> None:
+    """Every schema in ``tools/list`` names no dialect (so 2020-12) or names 2020-12."""
+    other = {where: declared_dialect(s) for where, s in schemas_of(peer) if "$schema" in (s or {})}
+    other = {where: dialect for where, dialect in other.items() if not is_2020_12(dialect)}
+    assert not other, f"schemas written in a dialect other than JSON Schema 2020-12: {other}"
+
+
+@for_req("json-schema-explicit-dialect-allowed", "server", transports=BOTH_TRANSPORTS)
+def test_a_schema_may_name_its_dialect_by_its_uri(revision: str, transport: str, peer: Peer) -> None:
+    """The permission used (a schema naming its dialect in ``$schema``) and kept to its bounds: the member
+    names the dialect by an absolute URI."""
+    declared = {where: declared_dialect(s) for where, s in schemas_of(peer) if isinstance(s, dict) and "$schema" in s}
+    if not declared:
+        pytest.skip("not-exercised: no schema of the server names its dialect ($schema)")
+    bad = {where: d for where, d in declared.items() if not (isinstance(d, str) and urlsplit(d).scheme)}
+    assert not bad, f"$schema members that name no dialect by an absolute URI: {bad}"
