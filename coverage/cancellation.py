@@ -127,12 +127,14 @@ GAPS: list[Gap] = [
     Gap(
         "cancellation-tasks-use-tasks-cancel",
         "server",
-        "#3",
-        "the SDK (mcp 2.3.0) implements no tasks: the server never issues a task-augmented request",
+        "#11",
+        "the server issues no task-augmented request: the SDK (mcp 2.3.0) implements no tasks, and at 2025-11-25 "
+        "a server's task-augmented requests (sampling, elicitation as tasks) are in no target under test yet",
     ),
     *gaps(
-        "#3",
-        "a permission of the receiving server: no behaviour of the server breaks it (n/a for the server proposed)",
+        "L-074",
+        "a permission of the receiving server with nothing to break (which cancellations to act on, whether to "
+        "log or show the reason)",
         {
             "cancellation-receiver-may-ignore": "server",
             "cancellation-server-may-ignore": "server",
@@ -140,7 +142,7 @@ GAPS: list[Gap] = [
         },
     ),
     *gaps(
-        "#3",
+        "#12",
         "catalogued, not yet tested",
         {
             "cancellation-reference-own-inflight-request": "client",

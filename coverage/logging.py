@@ -1,40 +1,137 @@
-"""Coverage of the logging area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the logging area: the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
-add its Cover and take its id off the list below.
+add its Cover and take its id off the lists below.
 """
 
+from conformance.harness.faults import drop_field, inject_before, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_logging.py"
+HANDSHAKE = "2024-11-05..2025-11-25"  # capabilities in the initialize result; server/discover's after
+# A log message the server did not mean to send, as if it had sent it just before another frame.
+STRAY_MESSAGE = {
+    "jsonrpc": "2.0",
+    "method": "notifications/message",
+    "params": {"level": "info", "logger": "mcp-matrix-fault", "data": "a message nobody asked for"},
+}
+
+COVERS: list[Cover] = [
+    Cover(
+        "logging-capability-declared",
+        "server",
+        f"{TESTS}::test_a_server_that_sends_log_messages_declares_logging",
+        fault=drop_field("initialize", "result.capabilities.logging"),
+        revisions=HANDSHAKE,
+    ),
+    Cover(
+        "logging-capability-declared",
+        "server",
+        f"{TESTS}::test_a_server_that_sends_log_messages_declares_logging",
+        fault=drop_field("server/discover", "result.capabilities.logging"),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "logging-set-level-invalid-level-error",
+        "server",
+        f"{TESTS}::test_set_level_with_an_unknown_level_is_invalid_params",
+        fault=set_field("logging/setLevel", "error.code", -32603),
+    ),
+    Cover(
+        "logging-no-messages-without-level",
+        "server",
+        f"{TESTS}::test_no_log_message_for_a_request_that_asked_for_none",
+        fault=inject_before("tools/call", STRAY_MESSAGE),
+    ),
+    Cover(
+        "logging-per-request-messages-allowed",
+        "server",
+        f"{TESTS}::test_log_messages_for_a_request_keep_to_its_level_and_come_before_its_answer",
+        fault=set_field("notifications/message", "params.level", "debug"),
+    ),
+    Cover(
+        "logging-messages-request-scoped",
+        "server",
+        f"{TESTS}::test_log_messages_come_only_with_the_request_that_asked_for_them",
+        fault=inject_before("notifications/subscriptions/acknowledged", STRAY_MESSAGE),
+    ),
+    Cover(
+        "logging-invalid-meta-level-rejected",
+        "server",
+        f"{TESTS}::test_a_request_with_an_unknown_log_level_is_invalid_params",
+        fault=set_field("tools/list", "error.code", -32603),
+    ),
+    Cover(
+        "logging-include-context",
+        "server",
+        f"{TESTS}::test_log_messages_carry_data",
+        fault=set_field("notifications/message", "params.data", ""),
+    ),
+    Cover(
+        "logging-consistent-logger-names",
+        "server",
+        f"{TESTS}::test_the_same_tool_logs_under_the_same_logger_names_each_time",
+        fault=set_field("notifications/message", "params.logger", "another-logger", occurrence=4),
+    ),
+]
 
 GAPS: list[Gap] = [
     *gaps(
-        "#3",
-        "catalogued, not yet tested",
+        "L-070",
+        "which part of a log message is a secret, personal data or a detail that helps an attacker is known to "
+        "the server alone; no frame tells a clean message from a leaking one",
         {
-            "logging-deprecated-not-adopted": "both",
-            "logging-deprecated-migrate": "both",
-            "logging-capability-declared": "server",
-            "logging-set-level-allowed": "client",
-            "logging-no-messages-without-level": "server",
-            "logging-per-request-messages-allowed": "server",
-            "logging-messages-request-scoped": "server",
-            "logging-set-level-invalid-level-error": "server",
-            "logging-set-level-configuration-error": "server",
-            "logging-invalid-meta-level-rejected": "server",
-            "logging-rate-limit": "both",
-            "logging-include-context": "server",
-            "logging-consistent-logger-names": "server",
-            "logging-remove-sensitive-info": "server",
-            "logging-client-presentation-options": "client",
             "logging-no-credentials": "server",
             "logging-no-personal-data": "server",
             "logging-no-attack-aiding-details": "server",
-            "logging-validate-data-fields": "both",
-            "logging-control-access": "both",
-            "logging-monitor-sensitive-content": "both",
-            "logging-server-default-messages-loggingmessagenotification": "server",
+            "logging-remove-sensitive-info": "server",
+            "logging-monitor-sensitive-content": "server",
+        },
+    ),
+    *gaps(
+        "L-071",
+        "what the server does with its logs inside (validation, access control, a configuration that fails to "
+        "apply, an internal failure) shows in no frame and cannot be provoked from outside",
+        {
+            "logging-validate-data-fields": "server",
+            "logging-control-access": "server",
+            "logging-set-level-configuration-error": "server",
+            "logging-meta-level-internal-error-code": "server",
+        },
+    ),
+    Gap(
+        "logging-rate-limit",
+        "server",
+        "L-072",
+        "the specification gives flooding no measure: any rate a test demanded would be the suite's own",
+    ),
+    *gaps(
+        "L-073",
+        "whether an implementation is new or existing, and whether it also logs to stderr or OpenTelemetry, "
+        "shows in no frame; the deprecation window keeps the feature in the revision",
+        {
+            "logging-deprecated-not-adopted": "server",
+            "logging-deprecated-migrate": "server",
+        },
+    ),
+    Gap(
+        "logging-server-default-messages-loggingmessagenotification",
+        "server",
+        "L-074",
+        "a permission with nothing to break: before logging/setLevel any choice of messages is the server's",
+    ),
+    *gaps(
+        "#12",
+        "catalogued, not yet tested",
+        {
+            "logging-deprecated-not-adopted": "client",
+            "logging-deprecated-migrate": "client",
+            "logging-set-level-allowed": "client",
+            "logging-rate-limit": "client",
+            "logging-client-presentation-options": "client",
+            "logging-validate-data-fields": "client",
+            "logging-control-access": "client",
+            "logging-monitor-sensitive-content": "client",
         },
     ),
 ]

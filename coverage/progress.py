@@ -104,16 +104,18 @@ COVERS: list[Cover] = [
 
 GAPS: list[Gap] = [
     *gaps(
-        "#3",
-        "the SDK (mcp 2.3.0) implements no tasks: the fixture cannot run a task-augmented request",
+        "#11",
+        "task-augmented requests: the SDK (mcp 2.3.0) implements no tasks, and no target under test runs a "
+        "task-augmented request with a progress token yet (the tasks work of issue #11)",
         {
             "progress-task-token-persists": "server",
             "progress-task-stop-at-terminal": "server",
         },
     ),
     *gaps(
-        "#3",
-        "a permission of the sending server: no behaviour of the server breaks it (n/a for the server proposed)",
+        "L-074",
+        "a permission of the sending server with nothing to break (fractional values, any frequency, no total "
+        "when the amount is unknown)",
         {
             "progress-values-may-be-fractional": "server",
             "progress-frequency-free": "server",
@@ -126,11 +128,11 @@ GAPS: list[Gap] = [
     Gap(
         "progress-rate-limit",
         "server",
-        "#3",
+        "L-072",
         "the spec gives flooding no measure, and the fixture's own tools set the pace (3 notifications, 50 ms apart)",
     ),
     *gaps(
-        "#3",
+        "#12",
         "catalogued, not yet tested",
         {
             "progress-token-type": "client",
