@@ -111,7 +111,7 @@ ROLES: Mapping[str, Role] = _roles(
         "declared-dialect-tool",
         "tool",
         "declares an inputSchema with a $schema naming its dialect, which these arguments break under that "
-        "dialect (a property its additionalProperties: false forbids)",
+        "dialect (the official fixture's: a property its additionalProperties: false forbids)",
         {"name": "mcp-matrix", "unexpected": True},
         official="json_schema_2020_12_tool",
     ),
