@@ -3,7 +3,8 @@ requests it issues (docs/spec/requirements.md, progress).
 
 The server's notifications come from the official suite's ``test_tool_with_progress`` (progress 0, 50
 and 100 of 100, 50 ms apart, when the request carries a ``progressToken``); the requests the server
-issues come from ``test_sampling`` (before 2026-07-28). ``Wire`` (test_cancellation.py) keeps every
+issues (before 2026-07-28) from the tool of role ``timed-request-tool`` (a ping with a progress token) or,
+on a target without one, ``sampling-tool``. ``Wire`` (test_cancellation.py) keeps every
 frame in order, with the requests still in flight when it came.
 """
 
@@ -174,14 +175,23 @@ def test_concurrent_progress_tokens_are_kept_apart(revision: str, transport: str
 
 # -- the progress tokens of the requests the server issues (before 2026-07-28) --------------------
 
+# The roles whose tools make the server send the client a request during the call: the timed request
+# (a ping the SDK sends with a progress token: its session's send_request with a progress callback), else
+# sampling, and the arguments that make each ask and wait for the answer.
+ASKING_ROLES = {"timed-request-tool": {"method": "ping", "timeout": 5}, "sampling-tool": {}}
+CLIENT_ANSWERS = {"ping": {}}
+
 
 def server_requests(peer: Peer, count: int) -> list[dict]:
-    """``count`` tool calls that each make the server ask the client for sampling; the server's requests."""
-    bound(peer, "sampling-tool")
+    """``count`` tool calls in flight at once, each making the server send the client a request; the
+    server's requests, all in flight together (answered only once the last has come)."""
+    role = next((r for r in ASKING_ROLES if r in peer.roles), "sampling-tool")
+    bound(peer, role)
     peer.open({"sampling": {}})
-    tool = require_role(peer, "sampling-tool")
+    tool = require_role(peer, role)
     wire = Wire(peer)
-    calls = [wire.send(tool_call(peer, f"sampling-{i}", tool.name, tool.args())) for i in range(count)]
+    arguments = tool.args(**ASKING_ROLES[role])
+    calls = [wire.send(tool_call(peer, f"asking-{i}", tool.name, arguments)) for i in range(count)]
     asked: list[dict] = []
     while len(asked) < count:
         frame = wire.until(lambda f: "id" in f, "request from the server")
@@ -189,6 +199,9 @@ def server_requests(peer: Peer, count: int) -> list[dict]:
             pytest.skip(f"fixture-missing: {tool.name} sent the client no request ({frame})")
         if not is_response(frame):
             asked.append(frame)
+    for request in asked:  # let the calls end, where the harness knows the answer
+        if request.get("method") in CLIENT_ANSWERS:
+            peer.send({"jsonrpc": "2.0", "id": request["id"], "result": CLIENT_ANSWERS[request["method"]]})
     return asked
 
 

@@ -4,10 +4,11 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the list below.
 """
 
-from conformance.harness.faults import inject_before, reorder, set_field
+from conformance.harness.faults import Fault, inject_before, reorder, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_progress.py"
+SERVER_REQUESTS = ("ping", "sampling/createMessage")  # what the server asks the client during a tool call
 # Progress for a token no request in flight carries: before a tool call's answer it names no
 # request at all; before the tools/list that follows the call it comes after the call completed.
 STRAY_PROGRESS = {
@@ -92,13 +93,13 @@ COVERS: list[Cover] = [
         "progress-token-type",
         "server",
         f"{TESTS}::test_the_servers_progress_tokens_are_strings_or_integers",
-        fault=set_field("sampling/createMessage", "params._meta.progressToken", 1.5),
+        fault=Fault("set", SERVER_REQUESTS, "params._meta.progressToken", 1.5),
     ),
     Cover(
         "progress-token-unique",
         "server",
         f"{TESTS}::test_the_servers_concurrent_requests_have_distinct_progress_tokens",
-        fault=set_field("sampling/createMessage", "params._meta.progressToken", "shared-token"),
+        fault=Fault("set", SERVER_REQUESTS, "params._meta.progressToken", "shared-token"),
     ),
 ]
 
