@@ -1,16 +1,64 @@
-"""Coverage of the roots area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the roots area: the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
-add its Cover and take its id off the list below.
+add its Cover and take its id off the lists below.
 """
 
+from conformance.harness.faults import Fault, inject_before, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_roots.py"
+HANDSHAKE = "2024-11-05..2025-11-25"  # the server asks with a request of its own; at 2026-07-28 in inputRequests
+PUSHED_ROOTS_REQUEST = {"jsonrpc": "2.0", "id": "mcp-matrix-pushed-roots", "method": "roots/list"}
+ASKING_ROOTS = {"resultType": "input_required", "inputRequests": {"roots": {"method": "roots/list"}}}
+
+COVERS: list[Cover] = [
+    Cover(
+        "roots-server-check-capability",
+        "server",
+        f"{TESTS}::test_a_server_asks_for_roots_only_from_a_client_that_declared_them",
+        fault=inject_before("tools/call", PUSHED_ROOTS_REQUEST),
+        revisions=HANDSHAKE,
+    ),
+    Cover(
+        "roots-server-check-capability",
+        "server",
+        f"{TESTS}::test_a_server_asks_for_roots_only_from_a_client_that_declared_them",
+        fault=set_field("tools/call", "result", ASKING_ROOTS),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "roots-server-handle-unavailable",
+        "server",
+        f"{TESTS}::test_a_root_that_is_gone_does_not_fail_the_server",
+        fault=set_field("tools/call", "error", {"code": -32603, "message": "root not found"}),
+    ),
+    Cover(
+        "roots-server-handle-list-changes",
+        "server",
+        f"{TESTS}::test_a_changed_root_list_is_asked_for_again",
+        fault=Fault("silence", "roots/list", description="the server's second roots/list never seen", occurrence=2),
+    ),
+]
 
 GAPS: list[Gap] = [
     *gaps(
-        "#3",
+        "#11",
+        "needs a role that acts on paths (reads or lists files) under the client's roots, asked for a path "
+        "outside them and for one that climbs out with '..'; the fixture has none (server-filesystem's tools "
+        "could play it)",
+        {
+            "roots-server-respect-boundaries": "server",
+            "roots-server-validate-paths": "server",
+        },
+    ),
+    *gaps(
+        "L-086",
+        "the page gives no criterion for a suitable cache of the roots, and a cache is internal to the server",
+        {"roots-server-cache-appropriately": "server"},
+    ),
+    *gaps(
+        "#12",
         "catalogued, not yet tested",
         {
             "roots-capability-declare-initialize": "client",
@@ -23,16 +71,10 @@ GAPS: list[Gap] = [
             "roots-validate-uris-traversal": "client",
             "roots-access-controls": "client",
             "roots-monitor-accessibility": "client",
-            "roots-server-handle-unavailable": "server",
-            "roots-server-respect-boundaries": "server",
-            "roots-server-validate-paths": "server",
             "roots-consent-before-exposing": "client",
             "roots-management-ui": "client",
             "roots-check-accessible-before-exposing": "client",
             "roots-watch-changes": "client",
-            "roots-server-check-capability": "server",
-            "roots-server-handle-list-changes": "server",
-            "roots-server-cache-appropriately": "server",
         },
     ),
 ]
