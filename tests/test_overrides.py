@@ -108,3 +108,21 @@ def test_the_project_overrides_quote_every_fingerprint() -> None:
         if line.strip().startswith("- fingerprint:") and '"' not in line
     ]
     assert not bare, f"unquoted fingerprints: {bare}"
+
+
+def test_a_reason_naming_a_folded_id_is_refused_with_the_row_to_name() -> None:
+    tombstones = "\n## tombstones\n\n| id | folded into | reason |\n|---|---|---|\n"
+    text = (
+        catalogue_text(row(side="server"))
+        + tombstones
+        + "| lifecycle-first-old | lifecycle-initialize-first | merged |\n"
+    )
+    catalogue = parse_catalogue(text, Path("requirements.md"))
+    entry = 'not-requirements:\n  - fingerprint: "0123456789ab"\n    reason: restates lifecycle-first-old\n'
+    with pytest.raises(InputErrors) as caught:
+        parse_overrides({PATH: entry}, catalogue)
+    assert f"{PATH}:2: reason names lifecycle-first-old, since folded into lifecycle-initialize-first" in str(
+        caught.value
+    )
+    longer = entry.replace("lifecycle-first-old", "lifecycle-first-old-page")  # another word, not the id
+    assert parse_overrides({PATH: longer}, catalogue).not_requirements

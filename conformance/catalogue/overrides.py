@@ -9,6 +9,9 @@ Two kinds of entry, under two top-level keys:
     accounts for a swept normative sentence that is not a requirement of its own:
     ``{fingerprint, revisions (optional, default: every revision), reason}``; the reason says what
     it is instead (an example, a restatement of row X, a definition, a changelog entry).
+
+A reason that names an id since folded into another row (a tombstone) is refused, naming the row to
+cite instead; a value YAML reads as a number (a fingerprint of digits only, unquoted) is refused too.
 """
 
 from __future__ import annotations
@@ -91,7 +94,7 @@ def _unquoted_number(item: dict, node: yaml.Node, name: str, path: Path, errors:
     """A value YAML read as a number (a fingerprint made only of digits, written without quotes):
     refused, naming the line, since its text is not what the loader gets (``012345670123`` is an
     octal integer, and a leading zero is lost)."""
-    if isinstance(item.get(name), str) or name not in item:
+    if not isinstance(item.get(name), int | float) or isinstance(item.get(name), bool):
         return False
     value = next((v for k, v in node.value if k.value == name), None)
     written = value.value if isinstance(value, yaml.ScalarNode) else repr(item[name])
@@ -106,11 +109,16 @@ def _unquoted_number(item: dict, node: yaml.Node, name: str, path: Path, errors:
     return True
 
 
-def _reason(item: dict, path: Path, line: int, errors: list[InputError]) -> str | None:
+def _reason(
+    item: dict, path: Path, line: int, errors: list[InputError], folded: dict[str, str] | None = None
+) -> str | None:
     reason = item.get("reason")
     if not isinstance(reason, str) or not reason.strip():
         errors.append(InputError(path, line, "entry has no reason (every override must say why)"))
         return None
+    for old, new in (folded or {}).items():
+        if re.search(rf"(?<![\w-]){re.escape(old)}(?![\w-])", reason):
+            errors.append(InputError(path, line, f"reason names {old}, since folded into {new}: name {new}"))
     return reason.strip()
 
 
@@ -122,9 +130,10 @@ def parse_overrides(files: dict[Path, str], catalogue: Catalogue) -> Overrides:
     known = catalogue.by_id()
     seen_sides: dict[tuple[str, str], str] = {}
     seen_fingerprints: dict[str, str] = {}
+    folded = {t.id: t.folded_into for t in catalogue.tombstones}
     for path, text in sorted(files.items()):
         for item, line in _entries(path, text, "applicability", errors):
-            reason = _reason(item, path, line, errors)
+            reason = _reason(item, path, line, errors, folded)
             requirement_id, side, applies = item.get("id"), item.get("side"), item.get("applies")
             if requirement_id not in known:
                 errors.append(InputError(path, line, f"override for unknown requirement id {requirement_id!r}"))
@@ -149,7 +158,7 @@ def parse_overrides(files: dict[Path, str], catalogue: Catalogue) -> Overrides:
             if reason is not None:
                 applicability.append(ApplicabilityOverride(requirement_id, side, applies, reason, str(path), line))
         for item, line in _entries(path, text, "not-requirements", errors):
-            reason = _reason(item, path, line, errors)
+            reason = _reason(item, path, line, errors, folded)
             fingerprint = str(item.get("fingerprint", ""))
             if not _FINGERPRINT.match(fingerprint):
                 errors.append(InputError(path, line, f"fingerprint {fingerprint!r} is not 12 hex digits"))
