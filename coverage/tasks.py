@@ -1,97 +1,394 @@
-"""Coverage of the tasks area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the tasks area (2025-11-25): the server cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
-add its Cover and take its id off the list below.
+add its Cover and take its id off the lists below.
+
+The pinned SDK serves no tasks, so the default profile (targets/sdk-python.yaml) gaps the cells whose
+tests need a task to #11; they run on every target that declares task-augmented tools/call.
 """
 
+from conformance.harness.faults import drop_field, http_header, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_tasks.py"
+RELATED_TASK = "io.modelcontextprotocol/related-task"
+FAKE_TASK = {
+    "taskId": "mcp-matrix-fault",
+    "status": "working",
+    "createdAt": "2025-11-25T00:00:00Z",
+    "lastUpdatedAt": "2025-11-25T00:00:00Z",
+    "ttl": None,
+}
+
+
+def cover(requirement: str, test: str, fault=None) -> Cover:  # noqa: ANN001 - a Fault or None
+    return Cover(requirement, "server", f"{TESTS}::{test}", fault=fault)
+
+
+COVERS: list[Cover] = [
+    # capability and tool-level negotiation
+    cover(
+        "tasks-ignore-undeclared-augmentation",
+        "test_a_server_without_task_support_for_tools_treats_an_augmented_call_as_a_plain_one",
+        set_field("tools/call", "result.task", FAKE_TASK),
+    ),
+    cover(
+        "tasks-declare-capability",
+        "test_a_server_that_creates_tasks_for_tools_declares_it",
+        drop_field("initialize", "result.capabilities.tasks"),
+    ),
+    cover(
+        "tasks-tools-forbidden-augmented-error",
+        "test_an_augmented_call_of_a_tool_without_task_support_is_refused_with_32601",
+        set_field("tools/call", "error.code", -32602),
+    ),
+    cover(
+        "tasks-tools-required-plain-call-error",
+        "test_a_plain_call_of_a_tool_that_requires_tasks_is_refused_with_32601",
+        set_field("tools/call", "error.code", -32600),
+    ),
+    cover(
+        "tasks-may-require-augmentation",
+        "test_a_plain_request_may_be_refused_with_32600_where_tasks_are_declared",
+    ),
+    # creation
+    cover(
+        "tasks-create-task-result",
+        "test_an_accepted_augmented_call_is_answered_with_a_create_task_result",
+        drop_field("tools/call", "result.task"),
+    ),
+    cover(
+        "tasks-create-task-result-promptly",
+        "test_the_create_task_result_comes_before_the_work_is_done",
+        set_field("tasks/get", "result.status", "completed", occurrence=1),
+    ),
+    cover("tasks-id-string", "test_task_ids_are_strings", set_field("tools/call", "result.task.taskId", 7)),
+    cover(
+        "tasks-id-receiver-generated",
+        "test_the_server_mints_the_task_id",
+        set_field("tools/call", "result.task.taskId", "mcp-matrix-requestor-chosen-id"),
+    ),
+    cover(
+        "tasks-id-unique",
+        "test_no_two_tasks_share_an_id",
+        set_field("tools/call", "result.task.taskId", "mcp-matrix-same-id"),
+    ),
+    cover(
+        "tasks-unguessable-ids",
+        "test_task_ids_cannot_be_guessed",
+        set_field("tools/call", "result.task.taskId", "task-1"),
+    ),
+    cover(
+        "tasks-initial-status-working",
+        "test_a_new_task_is_working",
+        set_field("tools/call", "result.task.status", "completed"),
+    ),
+    # the task object
+    cover(
+        "tasks-created-at",
+        "test_every_task_object_carries_created_at",
+        drop_field("tasks/get", "result.createdAt"),
+    ),
+    cover(
+        "tasks-last-updated-at",
+        "test_every_task_object_carries_last_updated_at",
+        drop_field("tasks/get", "result.lastUpdatedAt"),
+    ),
+    cover("tasks-ttl-reported", "test_tasks_get_reports_the_ttl", drop_field("tasks/get", "result.ttl")),
+    cover("tasks-ttl-override", "test_the_server_may_grant_another_ttl"),
+    cover(
+        "tasks-max-ttl",
+        "test_no_task_is_granted_an_unlimited_ttl",
+        set_field("tools/call", "result.task.ttl", None),
+    ),
+    cover("tasks-poll-interval-hint", "test_tasks_get_may_suggest_a_poll_interval"),
+    cover("tasks-delete-after-ttl", "test_a_task_may_be_discarded_once_its_ttl_has_run_out"),
+    # status
+    cover(
+        "tasks-valid-transitions",
+        "test_a_task_changes_status_only_along_the_lifecycle",
+        set_field("tools/call", "result.task.status", "completed"),  # created completed, then polled working
+    ),
+    cover(
+        "tasks-terminal-is-final",
+        "test_a_terminal_task_keeps_its_status",
+        set_field("tasks/get", "result.status", "working", occurrence=2),
+    ),
+    cover("tasks-status-notification-optional", "test_status_changes_may_be_notified_with_the_full_task"),
+    cover(
+        "tasks-status-notification-no-related-task",
+        "test_status_notifications_carry_no_related_task",
+        set_field("notifications/tasks/status", "params._meta", {RELATED_TASK: {"taskId": "mcp-matrix-fault"}}),
+    ),
+    # results
+    cover(
+        "tasks-result-terminal-verbatim",
+        "test_the_result_of_a_completed_tool_task_is_the_tool_result",
+        drop_field("tasks/result", "result.content"),
+    ),
+    cover(
+        "tasks-result-blocks-until-terminal",
+        "test_tasks_result_answers_only_once_the_task_has_ended",
+        set_field("tasks/get", "result.status", "working"),
+    ),
+    cover(
+        "tasks-result-related-task",
+        "test_tasks_result_names_its_task_in_meta",
+        drop_field("tasks/result", "result._meta"),
+    ),
+    cover(
+        "tasks-related-task-meta",
+        "test_messages_tied_to_a_task_name_it",
+        drop_field("tasks/result", "result._meta"),
+    ),
+    cover(
+        "tasks-failed-status-message",
+        "test_a_failed_task_says_why",
+        drop_field("tasks/get", "result.statusMessage"),
+    ),
+    # addressing tasks
+    cover(
+        "tasks-task-id-param-authoritative",
+        "test_tasks_get_answers_for_the_task_its_param_names",
+        set_field("tasks/get", "result.taskId", "mcp-matrix-other-task"),
+    ),
+    cover(
+        "tasks-receiver-ignore-related-task",
+        "test_a_related_task_in_meta_does_not_redirect_tasks_get",
+        set_field("tasks/get", "result.taskId", "mcp-matrix-other-task"),
+    ),
+    cover(
+        "tasks-receiver-omit-related-task",
+        "test_tasks_get_list_and_cancel_results_carry_no_related_task",
+        set_field("tasks/get", "result._meta", {RELATED_TASK: {"taskId": "mcp-matrix-fault"}}),
+    ),
+    # listing
+    cover(
+        "tasks-list-covers-gettable",
+        "test_every_task_that_can_be_fetched_is_listed",
+        set_field("tasks/list", "result.tasks", []),
+    ),
+    cover(
+        "tasks-list-next-cursor",
+        "test_a_tasks_list_page_that_leaves_tasks_out_gives_a_cursor",
+        set_field("tasks/list", "result.tasks", []),
+    ),
+    cover(
+        "tasks-no-list-without-identity",
+        "test_a_server_that_shows_every_client_every_task_does_not_offer_listing",
+    ),
+    # cancelling
+    cover(
+        "tasks-cancel-status-before-response",
+        "test_a_cancelled_task_is_cancelled_when_the_answer_comes",
+        set_field("tasks/cancel", "result.status", "working"),
+    ),
+    cover(
+        "tasks-cancelled-sticky",
+        "test_a_cancelled_task_stays_cancelled",
+        set_field("tasks/get", "result.status", "completed", occurrence=2),
+    ),
+    cover("tasks-cancelled-may-delete", "test_a_cancelled_task_may_be_deleted"),
+    cover(
+        "tasks-cancel-terminal-rejected",
+        "test_cancelling_a_finished_task_is_refused_with_32602",
+        set_field("tasks/cancel", "error.code", -32603, occurrence=2),
+    ),
+    # errors
+    cover(
+        "tasks-error-invalid-task-id",
+        "test_an_unknown_task_id_is_refused_with_32602",
+        set_field("tasks/get", "error.code", -32603),
+    ),
+    cover(
+        "tasks-error-invalid-cursor",
+        "test_an_unknown_tasks_list_cursor_is_refused_with_32602",
+        set_field("tasks/list", "error.code", -32603),
+    ),
+    cover(
+        "tasks-error-messages-informative",
+        "test_task_errors_say_what_went_wrong",
+        set_field("tasks/get", "error.message", "Invalid params"),
+    ),
+    # over Streamable HTTP
+    cover(
+        "tasks-no-sse-for-tasks-get",
+        "test_tasks_get_is_answered_with_plain_json",
+        http_header("tasks/get", "content-type", "text/event-stream"),
+    ),
+    cover(
+        "tasks-streamable-http-rules-still-apply",
+        "test_task_messages_over_http_are_answered_as_the_transport_requires",
+        http_header("tasks/get", "content-type", "text/plain"),
+    ),
+    # the server as requestor
+    cover(
+        "tasks-augment-only-declared-types",
+        "test_the_server_asks_a_client_without_task_support_no_task",
+        set_field("sampling/createMessage", "params.task", {}),
+    ),
+]
 
 GAPS: list[Gap] = [
     *gaps(
-        "#3",
+        "#11",
+        "the server as requestor of task-augmented requests (sampling, elicitation): the harness does not yet "
+        "play a task receiver for the server's requests, and no role names a tool that sends such requests",
+        {
+            "tasks-request-ttl": "server",
+            "tasks-honour-poll-interval": "server",
+            "tasks-poll-until-terminal": "server",
+            "tasks-poll-alongside-result": "server",
+            "tasks-no-reliance-on-status-notification": "server",
+            "tasks-requestor-result-on-input-required": "server",
+            "tasks-requestor-omit-related-task": "server",
+            "tasks-list-cursor-opaque": "server",
+            "tasks-no-reliance-on-cancelled-retention": "server",
+        },
+    ),
+    *gaps(
+        "#11",
+        "no role names a task tool whose run needs the client's input (input_required): roles.py has none yet",
+        {
+            "tasks-input-required-when-needed": "server",
+            "tasks-leave-input-required": "server",
+        },
+    ),
+    Gap(
+        "tasks-cancel-stop-execution",
+        "server",
+        "#11",
+        "halting shows on the wire only for a task that reports on its work (progress, requests): no role names "
+        "a task tool that does",
+    ),
+    *gaps(
+        "#11",
+        "tasks bound to an authorization context need a target configured with two bearer identities; the "
+        "profiles' bearer-token configuration offers one",
+        {
+            "tasks-bind-auth-context": "server",
+            "tasks-reject-foreign-context": "server",
+            "tasks-list-own-context-only": "server",
+        },
+    ),
+    *gaps(
+        "L-080",
+        "what a receiver writes in its documentation is no part of its wire",
+        {
+            "tasks-document-unbound": "server",
+            "tasks-document-max-ttl": "server",
+            "tasks-document-max-concurrent": "server",
+        },
+    ),
+    *gaps(
+        "L-081",
+        "monitoring, alerting, audit logs and the requestor's own bookkeeping happen inside the implementation",
+        {
+            "tasks-monitor-resources": "server",
+            "tasks-audit-log-events": "server",
+            "tasks-audit-log-auth-context": "server",
+            "tasks-audit-monitor-suspicious": "server",
+            "tasks-requestor-log-lifecycle": "server",
+            "tasks-requestor-track-ids": "server",
+        },
+    ),
+    *gaps(
+        "L-082",
+        "the spec gives no measure (a rate, a count, a delay, a page size) against which a black-box test could "
+        "find the receiver wanting",
+        {
+            "tasks-rate-limit": "server",
+            "tasks-limit-concurrent": "server",
+            "tasks-prompt-cleanup": "server",
+            "tasks-list-paginate": "server",
+        },
+    ),
+    Gap(
+        "tasks-error-internal",
+        "server",
+        "L-083",
+        "no request of a conforming client makes a receiver fail internally on purpose",
+    ),
+    *gaps(
+        "#12",
         "catalogued, not yet tested",
         {
-            "tasks-declare-capability": "both",
-            "tasks-augment-only-declared-types": "both",
+            "tasks-declare-capability": "client",
+            "tasks-augment-only-declared-types": "client",
             "tasks-tools-no-augment-without-capability": "client",
             "tasks-tools-forbidden-not-augmented": "client",
-            "tasks-tools-forbidden-augmented-error": "server",
             "tasks-tools-optional-either": "client",
             "tasks-tools-required-augmented": "client",
-            "tasks-tools-required-plain-call-error": "server",
-            "tasks-request-ttl": "both",
+            "tasks-request-ttl": "client",
             "tasks-client-may-drop-sse": "client",
-            "tasks-streamable-http-rules-still-apply": "both",
-            "tasks-honour-poll-interval": "both",
-            "tasks-poll-until-terminal": "both",
-            "tasks-poll-alongside-result": "both",
-            "tasks-status-notification-optional": "both",
-            "tasks-no-reliance-on-status-notification": "both",
-            "tasks-ignore-undeclared-augmentation": "both",
-            "tasks-may-require-augmentation": "both",
-            "tasks-id-string": "both",
-            "tasks-id-receiver-generated": "both",
-            "tasks-id-unique": "both",
-            "tasks-initial-status-working": "both",
-            "tasks-valid-transitions": "both",
-            "tasks-terminal-is-final": "both",
+            "tasks-streamable-http-rules-still-apply": "client",
+            "tasks-honour-poll-interval": "client",
+            "tasks-poll-until-terminal": "client",
+            "tasks-poll-alongside-result": "client",
+            "tasks-status-notification-optional": "client",
+            "tasks-no-reliance-on-status-notification": "client",
+            "tasks-ignore-undeclared-augmentation": "client",
+            "tasks-may-require-augmentation": "client",
+            "tasks-id-string": "client",
+            "tasks-id-receiver-generated": "client",
+            "tasks-id-unique": "client",
+            "tasks-initial-status-working": "client",
+            "tasks-valid-transitions": "client",
+            "tasks-terminal-is-final": "client",
             "tasks-client-any-sse-stream": "client",
-            "tasks-no-sse-for-tasks-get": "server",
-            "tasks-input-required-when-needed": "both",
-            "tasks-requestor-result-on-input-required": "both",
-            "tasks-leave-input-required": "both",
-            "tasks-created-at": "both",
-            "tasks-last-updated-at": "both",
-            "tasks-ttl-override": "both",
-            "tasks-ttl-reported": "both",
-            "tasks-delete-after-ttl": "both",
-            "tasks-poll-interval-hint": "both",
-            "tasks-create-task-result": "both",
-            "tasks-create-task-result-promptly": "both",
-            "tasks-result-terminal-verbatim": "both",
-            "tasks-result-blocks-until-terminal": "both",
-            "tasks-related-task-meta": "both",
-            "tasks-task-id-param-authoritative": "both",
-            "tasks-requestor-omit-related-task": "both",
-            "tasks-receiver-ignore-related-task": "both",
-            "tasks-receiver-omit-related-task": "both",
-            "tasks-status-notification-no-related-task": "both",
-            "tasks-list-paginate": "both",
-            "tasks-list-next-cursor": "both",
-            "tasks-list-cursor-opaque": "both",
-            "tasks-list-covers-gettable": "both",
-            "tasks-cancel-terminal-rejected": "both",
-            "tasks-cancel-stop-execution": "both",
-            "tasks-cancel-status-before-response": "both",
-            "tasks-cancelled-sticky": "both",
-            "tasks-cancelled-may-delete": "both",
-            "tasks-no-reliance-on-cancelled-retention": "both",
-            "tasks-result-related-task": "both",
-            "tasks-error-invalid-task-id": "both",
-            "tasks-error-invalid-cursor": "both",
-            "tasks-error-internal": "both",
-            "tasks-error-messages-informative": "both",
-            "tasks-failed-status-message": "both",
-            "tasks-bind-auth-context": "both",
-            "tasks-document-unbound": "both",
-            "tasks-unguessable-ids": "both",
-            "tasks-no-list-without-identity": "both",
-            "tasks-reject-foreign-context": "both",
-            "tasks-list-own-context-only": "both",
-            "tasks-rate-limit": "both",
-            "tasks-limit-concurrent": "both",
-            "tasks-max-ttl": "both",
-            "tasks-prompt-cleanup": "both",
-            "tasks-document-max-ttl": "both",
-            "tasks-document-max-concurrent": "both",
-            "tasks-monitor-resources": "both",
-            "tasks-audit-log-events": "both",
-            "tasks-audit-log-auth-context": "both",
-            "tasks-audit-monitor-suspicious": "both",
-            "tasks-requestor-log-lifecycle": "both",
-            "tasks-requestor-track-ids": "both",
+            "tasks-input-required-when-needed": "client",
+            "tasks-requestor-result-on-input-required": "client",
+            "tasks-leave-input-required": "client",
+            "tasks-created-at": "client",
+            "tasks-last-updated-at": "client",
+            "tasks-ttl-override": "client",
+            "tasks-ttl-reported": "client",
+            "tasks-delete-after-ttl": "client",
+            "tasks-poll-interval-hint": "client",
+            "tasks-create-task-result": "client",
+            "tasks-create-task-result-promptly": "client",
+            "tasks-result-terminal-verbatim": "client",
+            "tasks-result-blocks-until-terminal": "client",
+            "tasks-related-task-meta": "client",
+            "tasks-task-id-param-authoritative": "client",
+            "tasks-requestor-omit-related-task": "client",
+            "tasks-receiver-ignore-related-task": "client",
+            "tasks-receiver-omit-related-task": "client",
+            "tasks-status-notification-no-related-task": "client",
+            "tasks-list-paginate": "client",
+            "tasks-list-next-cursor": "client",
+            "tasks-list-cursor-opaque": "client",
+            "tasks-list-covers-gettable": "client",
+            "tasks-cancel-terminal-rejected": "client",
+            "tasks-cancel-stop-execution": "client",
+            "tasks-cancel-status-before-response": "client",
+            "tasks-cancelled-sticky": "client",
+            "tasks-cancelled-may-delete": "client",
+            "tasks-no-reliance-on-cancelled-retention": "client",
+            "tasks-result-related-task": "client",
+            "tasks-error-invalid-task-id": "client",
+            "tasks-error-invalid-cursor": "client",
+            "tasks-error-internal": "client",
+            "tasks-error-messages-informative": "client",
+            "tasks-failed-status-message": "client",
+            "tasks-bind-auth-context": "client",
+            "tasks-document-unbound": "client",
+            "tasks-unguessable-ids": "client",
+            "tasks-no-list-without-identity": "client",
+            "tasks-reject-foreign-context": "client",
+            "tasks-list-own-context-only": "client",
+            "tasks-rate-limit": "client",
+            "tasks-limit-concurrent": "client",
+            "tasks-max-ttl": "client",
+            "tasks-prompt-cleanup": "client",
+            "tasks-document-max-ttl": "client",
+            "tasks-document-max-concurrent": "client",
+            "tasks-monitor-resources": "client",
+            "tasks-audit-log-events": "client",
+            "tasks-audit-log-auth-context": "client",
+            "tasks-audit-monitor-suspicious": "client",
+            "tasks-requestor-log-lifecycle": "client",
+            "tasks-requestor-track-ids": "client",
         },
     ),
 ]

@@ -1,0 +1,845 @@
+"""Tasks (2025-11-25), server side: the server as the receiver of task-augmented ``tools/call``
+requests (creation, ``tasks/get``, ``tasks/result``, ``tasks/cancel``, ``tasks/list``, TTL, errors,
+the tool-level negotiation ``execution.taskSupport``), and the server as the requestor of the
+requests it sends the client.
+
+Each test holds the server under test to one requirement of docs/spec/requirements.md (tasks). The
+task tool is the one the server itself declares: a tool listed with ``execution.taskSupport``
+``"optional"`` or ``"required"`` on a server whose capabilities declare ``tasks.requests.tools.call``,
+called with the least arguments its ``inputSchema`` asks for (the requirements are about that
+declaration; no name is assumed). A server that declares no task support leaves those cells
+``fixture-missing``; the one test of a server without it (``tasks-ignore-undeclared-augmentation``)
+runs on every server. The pinned Python SDK serves no tasks (its surface map leaves ``tasks/*`` out
+and its ``tools/call`` sieve refuses a ``CreateTaskResult``): the default profile gaps these cells to
+#11, and they run on the targets that serve tasks (server-everything).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.harness import schema
+from conformance.harness.exchanges import CLIENT_RESULTS
+from conformance.harness.http import HttpPeer
+from conformance.harness.peer import ImplementationTimeout, Peer, precondition
+from conformance.harness.roles import optional_roles, require_role
+from conformance.harness.surface import listed, server_capabilities
+from conformance.harness.trace import Trace
+from conformance.harness.wire import Wire, answers, is_response
+from conformance.matrix.covers import for_req
+
+RELATED_TASK = "io.modelcontextprotocol/related-task"
+TERMINAL = ("completed", "failed", "cancelled")
+STATUSES = ("working", "input_required", *TERMINAL)
+ALLOWED_NEXT = {"working": {"input_required", *TERMINAL}, "input_required": {"working", *TERMINAL}}
+TASK_BOUND = 30.0  # seconds a task of a declared task tool may take to end (a bound, never a sleep)
+PACE_CAP = 1.0  # seconds between two polls at most, whatever pollInterval says
+UNKNOWN_TASK = "mcp-matrix-no-such-task"
+BOGUS_CURSOR = "mcp-matrix-no-such-cursor"
+PROPOSED_ID = "mcp-matrix-requestor-chosen-id"
+MIN_TASK_ID_BITS = 64  # the floor the suite applies to session ids too (OWASP)
+ID_SAMPLE = 6
+SHORT_TTL_MS = 1
+GENERIC_MESSAGES = {"", "error", "invalid params", "invalid request", "internal error", "bad request"}
+ISO_8601 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$")
+PLACEHOLDERS = {"string": "mcp-matrix", "integer": 1, "number": 1, "boolean": False, "array": [], "object": {}}
+
+
+# -- the server's declarations -----------------------------------------------------------------------------
+
+
+def tool_tasks_declared(capabilities: dict) -> bool:
+    """Whether ``capabilities`` declare task-augmented ``tools/call`` (``tasks.requests.tools.call``)."""
+    tasks = capabilities.get("tasks")
+    requests = tasks.get("requests") if isinstance(tasks, dict) else None
+    tools = requests.get("tools") if isinstance(requests, dict) else None
+    return isinstance(tools, dict) and isinstance(tools.get("call"), dict)
+
+
+def capabilities_of(peer: Peer) -> dict:
+    """The capabilities the server declared: those of the session's handshake, once it is open (a session
+    is initialized once), else read by opening it."""
+    if peer.initialized is not None and isinstance(peer.initialized.get("capabilities"), dict):
+        return peer.initialized["capabilities"]
+    return server_capabilities(peer)
+
+
+def serves_tool_tasks(peer: Peer) -> dict:
+    """The capabilities of a server that declares task-augmented tools/call; fixture-missing otherwise."""
+    capabilities = capabilities_of(peer)
+    if not tool_tasks_declared(capabilities):
+        pytest.skip(f"fixture-missing: the server declares no tasks.requests.tools.call: {capabilities}")
+    return capabilities
+
+
+def task_support(tool: dict) -> str:
+    """The tool's ``execution.taskSupport`` (absent means ``"forbidden"``)."""
+    execution = tool.get("execution")
+    support = execution.get("taskSupport") if isinstance(execution, dict) else None
+    return support if isinstance(support, str) else "forbidden"
+
+
+def task_tool(peer: Peer, supports: tuple[str, ...] = ("optional", "required")) -> dict:
+    """The first tool the server lists with a ``taskSupport`` of ``supports``, on a server that declares
+    task-augmented tools/call; fixture-missing when there is none."""
+    serves_tool_tasks(peer)
+    for tool in listed(peer, "tools/list"):
+        if task_support(tool) in supports:
+            return tool
+    pytest.skip(f"fixture-missing: the server lists no tool whose execution.taskSupport is one of {supports}")
+
+
+def placeholder(prop: dict) -> Any:
+    for key in ("default", "const"):
+        if key in prop:
+            return prop[key]
+    if isinstance(prop.get("enum"), list) and prop["enum"]:
+        return prop["enum"][0]
+    kind = prop.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "string")
+    return PLACEHOLDERS.get(kind, "mcp-matrix")
+
+
+def arguments_for(tool: dict) -> dict:
+    """The least arguments the tool's inputSchema asks for: each required property, its default, const or
+    first enum value, else a placeholder of its type."""
+    schema_ = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
+    properties = schema_.get("properties") if isinstance(schema_.get("properties"), dict) else {}
+    return {name: placeholder(properties.get(name) or {}) for name in schema_.get("required") or []}
+
+
+# -- creating, reading and ending tasks --------------------------------------------------------------------
+
+
+def augmented_call(peer: Peer, tool: dict, task: dict | None = None, arguments: dict | None = None) -> dict:
+    """tools/call of ``tool`` with the ``task`` param (``{}`` unless given); its response."""
+    params = {"name": tool["name"], "arguments": arguments_for(tool) if arguments is None else arguments}
+    params["task"] = {} if task is None else task
+    return peer.rpc("tools/call", params, check=False)
+
+
+def created_task(response: dict) -> dict | None:
+    result = response.get("result")
+    task = result.get("task") if isinstance(result, dict) else None
+    return task if isinstance(task, dict) else None
+
+
+def new_task(peer: Peer, tool: dict | None = None, task: dict | None = None) -> dict:
+    """A task the server created for a task-augmented call of its task tool (its CreateTaskResult's task).
+    A call that creates none is a precondition of the test, not its finding."""
+    tool = tool or task_tool(peer)
+    response = augmented_call(peer, tool, task)
+    created = created_task(response)
+    precondition(
+        created is not None and isinstance(created.get("taskId"), str),
+        f"the task-augmented call of {tool['name']} created no task: {response}",
+    )
+    assert created is not None
+    return created
+
+
+def task_request(peer: Peer, method: str, task_id: Any, meta: dict | None = None, timeout: float | None = None) -> dict:
+    """``method`` (tasks/get, tasks/result, tasks/cancel) for ``task_id``; its response."""
+    params: dict[str, Any] = {"taskId": task_id}
+    if meta:
+        params["_meta"] = meta
+    frame = peer.envelope(method, peer.next_id(), params)
+    peer.send_request(frame)
+    return peer.expect_response(frame["id"], timeout=timeout)
+
+
+def got(peer: Peer, task_id: str, meta: dict | None = None) -> dict:
+    """The tasks/get result for ``task_id``; a refusal is a precondition of the test."""
+    response = task_request(peer, "tasks/get", task_id, meta)
+    precondition(isinstance(response.get("result"), dict), f"tasks/get of {task_id} failed: {response}")
+    return response["result"]
+
+
+def pace(task: dict) -> float:
+    """How long to wait before the next poll: the task's pollInterval, within (0.05 s, PACE_CAP)."""
+    interval = task.get("pollInterval")
+    seconds = interval / 1000 if isinstance(interval, int | float) and interval > 0 else 0.2
+    return min(max(seconds, 0.05), PACE_CAP)
+
+
+def polled(peer: Peer, task_id: str, until: tuple[str, ...] = TERMINAL, bound: float = TASK_BOUND) -> list[dict]:
+    """Every tasks/get result for ``task_id`` until one has a status of ``until``, polled at the task's
+    own pollInterval (at most PACE_CAP apart); ImplementationTimeout after ``bound`` seconds."""
+    deadline = time.monotonic() + bound
+    seen = [got(peer, task_id)]
+    while seen[-1].get("status") not in until:
+        if time.monotonic() > deadline:
+            statuses = [t.get("status") for t in seen]
+            raise ImplementationTimeout(f"task {task_id} reached none of {until} within {bound:g}s: {statuses}")
+        time.sleep(pace(seen[-1]))
+        seen.append(got(peer, task_id))
+    return seen
+
+
+def finished(peer: Peer, task_id: str) -> dict:
+    """The task once it has ended: tasks/result awaited (it blocks until the task is terminal), then
+    tasks/get. The result's own shape is not judged here."""
+    task_request(peer, "tasks/result", task_id, timeout=TASK_BOUND)
+    return got(peer, task_id)
+
+
+def listed_tasks(peer: Peer) -> list[dict]:
+    """Every task of every page of tasks/list (cursors followed); a refusal is a precondition."""
+    tasks: list[dict] = []
+    params: dict[str, Any] | None = None
+    for _ in range(50):
+        response = peer.rpc("tasks/list", params, check=False)
+        precondition(isinstance(response.get("result"), dict), f"tasks/list failed: {response}")
+        page = response["result"].get("tasks")
+        precondition(isinstance(page, list), f"tasks/list answered without a tasks array: {response}")
+        tasks.extend(t for t in page if isinstance(t, dict))
+        cursor = response["result"].get("nextCursor")
+        if cursor is None:
+            return tasks
+        params = {"cursor": cursor}
+    raise AssertionError("tasks/list still had a nextCursor after 50 pages")
+
+
+def lists_tasks(capabilities: dict) -> bool:
+    return isinstance((capabilities.get("tasks") or {}).get("list"), dict)
+
+
+def cancels_tasks(capabilities: dict) -> bool:
+    return isinstance((capabilities.get("tasks") or {}).get("cancel"), dict)
+
+
+def error_code(response: dict) -> Any:
+    error = response.get("error")
+    return error.get("code") if isinstance(error, dict) else None
+
+
+def related_task(frame_part: Any) -> Any:
+    """The ``io.modelcontextprotocol/related-task`` entry of the ``_meta`` of a result or params object."""
+    meta = frame_part.get("_meta") if isinstance(frame_part, dict) else None
+    return meta.get(RELATED_TASK) if isinstance(meta, dict) else None
+
+
+def drained(peer: Peer) -> list[Any]:
+    """Every frame the server sent that the test has not read yet (notifications, its requests)."""
+    frames = []
+    while True:
+        try:
+            frames.append(peer.receive(timeout=0.0))
+        except ImplementationTimeout:
+            return frames
+
+
+def status_notifications(frames: list[Any]) -> list[dict]:
+    return [f for f in frames if isinstance(f, dict) and f.get("method") == "notifications/tasks/status"]
+
+
+def is_timestamp(value: Any) -> bool:
+    if not isinstance(value, str) or not ISO_8601.match(value):
+        return False
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def apparent_entropy_bits(ids: list[str]) -> float:
+    """A guesser's work, estimated from a sample of ids (as test_streamable_http judges session ids): the
+    positions at which they differ, each worth log2 of the characters seen at such positions."""
+    width = min(map(len, ids))
+    varying = [i for i in range(width) if len({s[i] for s in ids}) > 1]
+    alphabet = {s[i] for s in ids for i in varying}
+    return len(varying) * math.log2(max(len(alphabet), 2))
+
+
+# -- capability and tool-level negotiation -------------------------------------------------------------------
+
+
+@for_req("tasks-ignore-undeclared-augmentation", "server")
+def test_a_server_without_task_support_for_tools_treats_an_augmented_call_as_a_plain_one(
+    revision: str, server: Peer
+) -> None:
+    capabilities = capabilities_of(server)
+    if tool_tasks_declared(capabilities):
+        pytest.skip("fixture-missing: the server declares task-augmented tools/call, so it owes no plain answer")
+    tool = require_role(server, "simple-tool")
+    response = server.rpc(
+        "tools/call", {"name": tool.name, "arguments": tool.args(), "task": {"ttl": 60000}}, check=False
+    )
+    precondition("result" in response or "error" in response, f"tools/call was not answered: {response}")
+    assert "result" in response, f"without task support declared, the augmented call was refused: {response}"
+    result = response["result"]
+    assert "task" not in result, f"a server that declared no task support answered with a task: {result}"
+    assert isinstance(result.get("content"), list), f"the augmented call got no ordinary tool result: {result}"
+
+
+@for_req("tasks-declare-capability", "server")
+def test_a_server_that_creates_tasks_for_tools_declares_it(revision: str, server: Peer) -> None:
+    capabilities = capabilities_of(server)
+    tools = listed(server, "tools/list")
+    tool = next((t for t in tools if task_support(t) in ("optional", "required")), None)
+    if tool is None:
+        pytest.skip("fixture-missing: the server lists no tool offering task execution")
+    task = created_task(augmented_call(server, tool))
+    if task is None:
+        pytest.skip(f"fixture-missing: the task-augmented call of {tool['name']} created no task")
+    assert tool_tasks_declared(capabilities), (
+        f"the server created task {task.get('taskId')!r} for tools/call but declares capabilities {capabilities}"
+    )
+
+
+@for_req("tasks-tools-forbidden-augmented-error", "server")
+def test_an_augmented_call_of_a_tool_without_task_support_is_refused_with_32601(revision: str, server: Peer) -> None:
+    serves_tool_tasks(server)
+    tool = require_role(server, "simple-tool")
+    support = task_support(dict(tool.listing or {}))
+    if support != "forbidden":
+        pytest.skip(f"fixture-missing: {tool.name} (simple-tool) declares taskSupport {support!r}")
+    response = server.rpc("tools/call", {"name": tool.name, "arguments": tool.args(), "task": {}}, check=False)
+    assert error_code(response) == -32601, (
+        f"a task-augmented call of {tool.name} (taskSupport absent or forbidden) got {response}"
+    )
+
+
+@for_req("tasks-tools-required-plain-call-error", "server")
+def test_a_plain_call_of_a_tool_that_requires_tasks_is_refused_with_32601(revision: str, server: Peer) -> None:
+    tool = task_tool(server, ("required",))
+    response = server.rpc("tools/call", {"name": tool["name"], "arguments": arguments_for(tool)}, check=False)
+    assert error_code(response) == -32601, (
+        f"tools/call of {tool['name']} (taskSupport required) without task: {response}"
+    )
+
+
+@for_req("tasks-may-require-augmentation", "server")
+def test_a_plain_request_may_be_refused_with_32600_where_tasks_are_declared(revision: str, server: Peer) -> None:
+    tool = task_tool(server)
+    response = server.rpc("tools/call", {"name": tool["name"], "arguments": arguments_for(tool)}, check=False)
+    if error_code(response) != -32600:
+        pytest.skip(f"not-exercised: the plain call of {tool['name']} was not refused with -32600: {response}")
+
+
+# -- creation --------------------------------------------------------------------------------------------------
+
+
+@for_req("tasks-create-task-result", "server")
+def test_an_accepted_augmented_call_is_answered_with_a_create_task_result(revision: str, server: Peer) -> None:
+    tool = task_tool(server)
+    response = augmented_call(server, tool)
+    precondition("result" in response, f"the task-augmented call of {tool['name']} was refused: {response}")
+    task = created_task(response)
+    assert task is not None, f"the accepted task-augmented call was answered with no task: {response['result']}"
+    problems = schema.violations(revision, "CreateTaskResult", response["result"])
+    assert not problems, f"the answer is no CreateTaskResult: {problems}"
+
+
+@for_req("tasks-create-task-result-promptly", "server")
+def test_the_create_task_result_comes_before_the_work_is_done(revision: str, server: Peer) -> None:
+    task = new_task(server)
+    first = got(server, task["taskId"])
+    assert task.get("status") not in TERMINAL and first.get("status") not in TERMINAL, (
+        f"the task was already {task.get('status')} / {first.get('status')} when the server answered the call"
+    )
+
+
+@for_req("tasks-id-string", "server")
+def test_task_ids_are_strings(revision: str, server: Peer) -> None:
+    tool = task_tool(server)
+    response = augmented_call(server, tool)
+    task = created_task(response)
+    precondition(task is not None, f"the task-augmented call created no task: {response}")
+    assert task is not None
+    assert isinstance(task.get("taskId"), str), f"taskId is {task.get('taskId')!r}"
+
+
+@for_req("tasks-id-receiver-generated", "server")
+def test_the_server_mints_the_task_id(revision: str, server: Peer) -> None:
+    task = new_task(server, task={"taskId": PROPOSED_ID})
+    assert task["taskId"] != PROPOSED_ID, f"the server took the task id the requestor proposed: {task}"
+    assert task["taskId"], "the server minted an empty task id"
+
+
+@for_req("tasks-id-unique", "server")
+def test_no_two_tasks_share_an_id(revision: str, server: Peer) -> None:
+    tool = task_tool(server)
+    ids = [new_task(server, tool)["taskId"] for _ in range(3)]
+    assert len(set(ids)) == len(ids), f"three tasks got the ids {ids}"
+
+
+@for_req("tasks-unguessable-ids", "server")
+def test_task_ids_cannot_be_guessed(revision: str, server: Peer) -> None:
+    tool = task_tool(server)
+    ids = [new_task(server, tool)["taskId"] for _ in range(ID_SAMPLE)]
+    bits = apparent_entropy_bits(ids)
+    assert bits >= MIN_TASK_ID_BITS, f"about {bits:.0f} bits vary across {len(ids)} task ids: {ids}"
+
+
+@for_req("tasks-initial-status-working", "server")
+def test_a_new_task_is_working(revision: str, server: Peer) -> None:
+    task = new_task(server)
+    assert task.get("status") == "working", f"the new task's status is {task.get('status')!r}"
+
+
+# -- the task object ------------------------------------------------------------------------------------------
+
+
+def task_objects(peer: Peer) -> list[tuple[str, dict]]:
+    """Every task object the server returns for one task: in its CreateTaskResult, tasks/get, tasks/list."""
+    capabilities = serves_tool_tasks(peer)
+    task = new_task(peer)
+    objects = [("CreateTaskResult.task", task), ("tasks/get", got(peer, task["taskId"]))]
+    if lists_tasks(capabilities):
+        objects += [("tasks/list", t) for t in listed_tasks(peer) if t.get("taskId") == task["taskId"]]
+    return objects
+
+
+@for_req("tasks-created-at", "server")
+def test_every_task_object_carries_created_at(revision: str, server: Peer) -> None:
+    bad = [(where, t.get("createdAt")) for where, t in task_objects(server) if not is_timestamp(t.get("createdAt"))]
+    assert not bad, f"createdAt missing or not an ISO 8601 timestamp: {bad}"
+
+
+@for_req("tasks-last-updated-at", "server")
+def test_every_task_object_carries_last_updated_at(revision: str, server: Peer) -> None:
+    objects = task_objects(server)
+    bad = [(where, t.get("lastUpdatedAt")) for where, t in objects if not is_timestamp(t.get("lastUpdatedAt"))]
+    assert not bad, f"lastUpdatedAt missing or not an ISO 8601 timestamp: {bad}"
+
+
+@for_req("tasks-ttl-reported", "server")
+def test_tasks_get_reports_the_ttl(revision: str, server: Peer) -> None:
+    task = new_task(server, task={"ttl": 60000})
+    result = got(server, task["taskId"])
+    assert "ttl" in result, f"tasks/get reports no ttl: {result}"
+    ttl = result["ttl"]
+    assert ttl is None or (isinstance(ttl, int) and not isinstance(ttl, bool) and ttl >= 0), f"ttl is {ttl!r}"
+
+
+@for_req("tasks-ttl-override", "server")
+def test_the_server_may_grant_another_ttl(revision: str, server: Peer) -> None:
+    task = new_task(server, task={"ttl": 60000})
+    if task.get("ttl") == 60000:
+        pytest.skip("not-exercised: the server granted the ttl asked for")
+
+
+@for_req("tasks-max-ttl", "server")
+def test_no_task_is_granted_an_unlimited_ttl(revision: str, server: Peer) -> None:
+    tool = task_tool(server)
+    unasked, huge = new_task(server, tool), new_task(server, tool, task={"ttl": 2**53 - 1})
+    assert unasked.get("ttl") is not None and huge.get("ttl") is not None, (
+        f"a task was granted an unlimited lifetime (ttl null): asked none {unasked}; asked {2**53 - 1} {huge}"
+    )
+
+
+@for_req("tasks-poll-interval-hint", "server")
+def test_tasks_get_may_suggest_a_poll_interval(revision: str, server: Peer) -> None:
+    task = new_task(server)
+    interval = got(server, task["taskId"]).get("pollInterval")
+    if interval is None:
+        pytest.skip("not-exercised: tasks/get suggests no pollInterval")
+    assert isinstance(interval, int) and interval >= 0, f"pollInterval is {interval!r}"
+
+
+@for_req("tasks-delete-after-ttl", "server")
+def test_a_task_may_be_discarded_once_its_ttl_has_run_out(revision: str, server: Peer) -> None:
+    task = new_task(server, task={"ttl": SHORT_TTL_MS})
+    ttl = task.get("ttl")
+    if not isinstance(ttl, int) or ttl > 2000:
+        pytest.skip(f"not-exercised: the server granted a ttl of {ttl!r} ms, not a short one")
+    time.sleep(ttl / 1000 + 0.2)  # the lifetime itself is the cue: nothing on the wire ends it
+    response = task_request(server, "tasks/get", task["taskId"])
+    if "result" in response:
+        pytest.skip(f"not-exercised: the task outlived its {ttl} ms ttl: {response['result']}")
+    assert error_code(response) == -32602, f"tasks/get of an expired task: {response}"
+
+
+# -- status ------------------------------------------------------------------------------------------------------
+
+
+@for_req("tasks-valid-transitions", "server")
+def test_a_task_changes_status_only_along_the_lifecycle(revision: str, server: Peer) -> None:
+    """The statuses the server reports, in order: the created task's, then each tasks/get's (polled until
+    the task ends); and, separately, those its status notifications announce. A status skipped between two
+    polls is no evidence; a step out of a terminal status, or into one the lifecycle lacks, is."""
+    task = new_task(server)
+    polls = [task.get("status"), *(t.get("status") for t in polled(server, task["taskId"]))]
+    notes = status_notifications(drained(server))
+    notified = [
+        (n.get("params") or {}).get("status") for n in notes if (n.get("params") or {}).get("taskId") == task["taskId"]
+    ]
+    for what, statuses in (("polled", polls), ("notified", notified)):
+        unknown = [s for s in statuses if s not in STATUSES]
+        assert not unknown, f"{what} statuses outside the lifecycle: {unknown} (in order: {statuses})"
+        wrong = [(a, b) for a, b in itertools.pairwise(statuses) if a != b and b not in ALLOWED_NEXT.get(a, set())]
+        assert not wrong, f"{what} transitions outside the lifecycle: {wrong} (in order: {statuses})"
+
+
+@for_req("tasks-terminal-is-final", "server")
+def test_a_terminal_task_keeps_its_status(revision: str, server: Peer) -> None:
+    capabilities = serves_tool_tasks(server)
+    task = new_task(server)
+    end = finished(server, task["taskId"]).get("status")
+    precondition(end in TERMINAL, f"after tasks/result answered, the task is {end!r}")
+    again = [got(server, task["taskId"]).get("status") for _ in range(2)]
+    if lists_tasks(capabilities):
+        again += [t.get("status") for t in listed_tasks(server) if t.get("taskId") == task["taskId"]]
+    assert all(s == end for s in again), f"the task was {end}, then {again}"
+
+
+@for_req("tasks-status-notification-optional", "server")
+def test_status_changes_may_be_notified_with_the_full_task(revision: str, server: Peer) -> None:
+    task = new_task(server)
+    finished(server, task["taskId"])
+    notes = [
+        n for n in status_notifications(drained(server)) if (n.get("params") or {}).get("taskId") == task["taskId"]
+    ]
+    if not notes:
+        pytest.skip("not-exercised: the server sent no notifications/tasks/status")
+    problems = [p for n in notes for p in schema.violations(revision, "TaskStatusNotification", n)]
+    assert not problems, f"a status notification does not carry the task: {problems}"
+
+
+@for_req("tasks-status-notification-no-related-task", "server")
+def test_status_notifications_carry_no_related_task(revision: str, server: Peer) -> None:
+    task = new_task(server)
+    finished(server, task["taskId"])
+    notes = status_notifications(drained(server))
+    if not notes:
+        pytest.skip("fixture-missing: the server sent no notifications/tasks/status")
+    marked = [n for n in notes if related_task(n.get("params")) is not None]
+    assert not marked, f"status notifications with {RELATED_TASK} in _meta: {marked}"
+
+
+# -- results ------------------------------------------------------------------------------------------------------
+
+
+@for_req("tasks-result-terminal-verbatim", "server")
+def test_the_result_of_a_completed_tool_task_is_the_tool_result(revision: str, server: Peer) -> None:
+    task = new_task(server)
+    end = polled(server, task["taskId"])[-1]
+    if end.get("status") != "completed":
+        pytest.skip(f"fixture-missing: the task ended {end.get('status')}, not completed")
+    response = task_request(server, "tasks/result", task["taskId"], timeout=TASK_BOUND)
+    assert "result" in response, f"tasks/result of a completed task: {response}"
+    result = response["result"]
+    assert "task" not in result and isinstance(result.get("content"), list), f"tasks/result gave {result}"
+    problems = schema.violations(revision, "CallToolResult", result)
+    assert not problems, f"tasks/result of a tools/call task is no CallToolResult: {problems}"
+
+
+@for_req("tasks-result-blocks-until-terminal", "server")
+def test_tasks_result_answers_only_once_the_task_has_ended(revision: str, server: Peer) -> None:
+    task = new_task(server)
+    precondition(task.get("status") not in TERMINAL, f"the task had ended already: {task}")
+    response = task_request(server, "tasks/result", task["taskId"], timeout=TASK_BOUND)
+    precondition("result" in response or "error" in response, f"tasks/result: {response}")
+    after = got(server, task["taskId"])
+    assert after.get("status") in TERMINAL, (
+        f"tasks/result answered while the task was still {after.get('status')}: {response}"
+    )
+
+
+@for_req("tasks-result-related-task", "server")
+def test_tasks_result_names_its_task_in_meta(revision: str, server: Peer) -> None:
+    task = new_task(server)
+    response = task_request(server, "tasks/result", task["taskId"], timeout=TASK_BOUND)
+    precondition(isinstance(response.get("result"), dict), f"tasks/result failed: {response}")
+    related = related_task(response["result"])
+    assert isinstance(related, dict) and related.get("taskId") == task["taskId"], (
+        f"tasks/result's _meta.{RELATED_TASK} is {related!r}, not task {task['taskId']}"
+    )
+
+
+@for_req("tasks-related-task-meta", "server")
+def test_messages_tied_to_a_task_name_it(revision: str, server: Peer) -> None:
+    """The tasks/result response and the requests the server sends while its task runs, each naming the
+    task in _meta (the status notifications, tasks/get, tasks/list and tasks/cancel are exempt)."""
+    task = new_task(server)
+    response = task_request(server, "tasks/result", task["taskId"], timeout=TASK_BOUND)
+    precondition(isinstance(response.get("result"), dict), f"tasks/result failed: {response}")
+    tied = [("tasks/result response", response["result"])]
+    tied += [
+        (f["method"], f.get("params")) for f in drained(server) if isinstance(f, dict) and "method" in f and "id" in f
+    ]
+    wrong = [
+        (what, related_task(part)) for what, part in tied if (related_task(part) or {}).get("taskId") != task["taskId"]
+    ]
+    assert not wrong, f"messages of task {task['taskId']} without its {RELATED_TASK}: {wrong}"
+
+
+@for_req("tasks-failed-status-message", "server")
+def test_a_failed_task_says_why(revision: str, server: Peer) -> None:
+    """A task of the task tool called with arguments its inputSchema refuses (each required property of
+    the wrong type): a server that creates a task for it and lets it fail explains the failure."""
+    tool = task_tool(server)
+    wrong = {name: [] if isinstance(value, str) else "mcp-matrix" for name, value in arguments_for(tool).items()}
+    if not wrong:
+        pytest.skip(f"fixture-missing: {tool['name']} requires no argument, so no call of it fails")
+    task = created_task(augmented_call(server, tool, arguments=wrong))
+    if task is None:
+        pytest.skip(f"fixture-missing: {tool['name']} refused the bad arguments before creating a task")
+    end = polled(server, task["taskId"])[-1]
+    if end.get("status") != "failed":
+        pytest.skip(f"fixture-missing: the task ended {end.get('status')}, not failed")
+    message = end.get("statusMessage")
+    assert isinstance(message, str) and message.strip(), f"the failed task carries no statusMessage: {end}"
+
+
+# -- addressing tasks -------------------------------------------------------------------------------------------
+
+
+@for_req("tasks-task-id-param-authoritative", "server")
+def test_tasks_get_answers_for_the_task_its_param_names(revision: str, server: Peer) -> None:
+    tool = task_tool(server)
+    first, second = new_task(server, tool), new_task(server, tool)
+    for task in (first, second):
+        answered = got(server, task["taskId"]).get("taskId")
+        assert answered == task["taskId"], f"tasks/get of {task['taskId']} answered for {answered!r}"
+
+
+@for_req("tasks-receiver-ignore-related-task", "server")
+def test_a_related_task_in_meta_does_not_redirect_tasks_get(revision: str, server: Peer) -> None:
+    tool = task_tool(server)
+    first, second = new_task(server, tool), new_task(server, tool)
+    misleading = {RELATED_TASK: {"taskId": second["taskId"]}}
+    try:
+        response = task_request(server, "tasks/get", first["taskId"], misleading)
+    except ImplementationTimeout as exc:
+        raise AssertionError(
+            f"tasks/get of {first['taskId']} with _meta naming {second['taskId']} was never answered: {exc}"
+        ) from None
+    answered = (response.get("result") or {}).get("taskId")
+    assert answered == first["taskId"], (
+        f"tasks/get of {first['taskId']} with _meta naming {second['taskId']} was answered {response}"
+    )
+
+
+@for_req("tasks-receiver-omit-related-task", "server")
+def test_tasks_get_list_and_cancel_results_carry_no_related_task(revision: str, server: Peer) -> None:
+    capabilities = serves_tool_tasks(server)
+    task = new_task(server)
+    results = [("tasks/get", got(server, task["taskId"]))]
+    if lists_tasks(capabilities):
+        listing = server.rpc("tasks/list", check=False)
+        results.append(("tasks/list", listing.get("result") or {}))
+    if cancels_tasks(capabilities):
+        results.append(("tasks/cancel", task_request(server, "tasks/cancel", task["taskId"]).get("result") or {}))
+    marked = [(method, related_task(result)) for method, result in results if related_task(result) is not None]
+    assert not marked, f"results carrying {RELATED_TASK}: {marked}"
+
+
+# -- listing ---------------------------------------------------------------------------------------------------
+
+
+def lister(peer: Peer) -> None:
+    if not lists_tasks(serves_tool_tasks(peer)):
+        pytest.skip("fixture-missing: the server declares no tasks.list")
+
+
+@for_req("tasks-list-covers-gettable", "server")
+def test_every_task_that_can_be_fetched_is_listed(revision: str, server: Peer) -> None:
+    lister(server)
+    tool = task_tool(server)
+    ids = [new_task(server, tool)["taskId"] for _ in range(2)]
+    for task_id in ids:
+        got(server, task_id)
+    found = {t.get("taskId") for t in listed_tasks(server)}
+    missing = [i for i in ids if i not in found]
+    assert not missing, f"tasks/get serves {missing}, which tasks/list leaves out (it lists {sorted(map(str, found))})"
+
+
+@for_req("tasks-list-next-cursor", "server")
+def test_a_tasks_list_page_that_leaves_tasks_out_gives_a_cursor(revision: str, server: Peer) -> None:
+    lister(server)
+    tool = task_tool(server)
+    ids = [new_task(server, tool)["taskId"] for _ in range(2)]
+    pages, params = [], None
+    for _ in range(50):
+        response = server.rpc("tasks/list", params, check=False)
+        precondition(isinstance(response.get("result"), dict), f"tasks/list failed: {response}")
+        pages.append(response["result"])
+        if response["result"].get("nextCursor") is None:
+            break
+        params = {"cursor": response["result"]["nextCursor"]}
+    found = {t.get("taskId") for page in pages for t in page.get("tasks") or [] if isinstance(t, dict)}
+    remaining = [i for i in ids if i not in found]
+    assert not remaining, f"the last page of tasks/list has no nextCursor, yet tasks {remaining} were never listed"
+
+
+@for_req("tasks-no-list-without-identity", "server")
+def test_a_server_that_shows_every_client_every_task_does_not_offer_listing(
+    revision: str, http_server: HttpPeer, tmp_path: Path
+) -> None:
+    capabilities = serves_tool_tasks(http_server)
+    task = new_task(http_server)
+    with HttpPeer(http_server.url, Trace(tmp_path / "other.jsonl", "streamable-http"), revision) as other:
+        other.open()
+        if not lists_tasks(capabilities):
+            pytest.skip("fixture-missing: the server declares no tasks.list")
+        seen = {t.get("taskId") for t in listed_tasks(other)}
+    assert task["taskId"] not in seen, (
+        f"another client, with no identity of its own, is listed task {task['taskId']}: the server cannot tell "
+        "requestors apart, yet declares tasks.list"
+    )
+
+
+# -- cancelling ---------------------------------------------------------------------------------------------------
+
+
+def canceller(peer: Peer) -> None:
+    if not cancels_tasks(serves_tool_tasks(peer)):
+        pytest.skip("fixture-missing: the server declares no tasks.cancel")
+
+
+@for_req("tasks-cancel-status-before-response", "server")
+def test_a_cancelled_task_is_cancelled_when_the_answer_comes(revision: str, server: Peer) -> None:
+    canceller(server)
+    task = new_task(server)
+    response = task_request(server, "tasks/cancel", task["taskId"])
+    precondition("result" in response, f"tasks/cancel of a working task failed: {response}")
+    assert response["result"].get("status") == "cancelled", f"tasks/cancel answered {response['result']}"
+    after = task_request(server, "tasks/get", task["taskId"])
+    if "result" in after:  # a cancelled task may be deleted at once (tasks-cancelled-may-delete)
+        assert after["result"].get("status") == "cancelled", f"after tasks/cancel, tasks/get says {after['result']}"
+
+
+@for_req("tasks-cancelled-sticky", "server")
+def test_a_cancelled_task_stays_cancelled(revision: str, server: Peer) -> None:
+    canceller(server)
+    task = new_task(server)
+    response = task_request(server, "tasks/cancel", task["taskId"])
+    precondition("result" in response, f"tasks/cancel of a working task failed: {response}")
+    statuses, deadline = [], time.monotonic() + TASK_BOUND / 6
+    while time.monotonic() < deadline:  # long enough for the tool's work to have ended, had it gone on
+        after = task_request(server, "tasks/get", task["taskId"])
+        if "result" not in after:
+            break  # deleted, as it may be
+        statuses.append(after["result"].get("status"))
+        time.sleep(pace(after["result"]))
+    if not statuses:
+        pytest.skip("fixture-missing: the server deleted the cancelled task at once")
+    assert set(statuses) == {"cancelled"}, f"after tasks/cancel the task was {statuses}"
+
+
+@for_req("tasks-cancelled-may-delete", "server")
+def test_a_cancelled_task_may_be_deleted(revision: str, server: Peer) -> None:
+    canceller(server)
+    task = new_task(server)
+    response = task_request(server, "tasks/cancel", task["taskId"])
+    precondition("result" in response, f"tasks/cancel of a working task failed: {response}")
+    after = task_request(server, "tasks/get", task["taskId"])
+    if "result" in after:
+        pytest.skip("not-exercised: the cancelled task is kept")
+
+
+@for_req("tasks-cancel-terminal-rejected", "server")
+def test_cancelling_a_finished_task_is_refused_with_32602(revision: str, server: Peer) -> None:
+    canceller(server)
+    task = new_task(server)
+    first = task_request(server, "tasks/cancel", task["taskId"])
+    precondition("result" in first, f"tasks/cancel of a working task failed: {first}")
+    if "result" not in task_request(server, "tasks/get", task["taskId"]):
+        pytest.skip("fixture-missing: the server deleted the cancelled task, so none is left in a terminal status")
+    again = task_request(server, "tasks/cancel", task["taskId"])
+    assert error_code(again) == -32602, f"tasks/cancel of a cancelled task: {again}"
+
+
+# -- errors -------------------------------------------------------------------------------------------------------
+
+
+def unknown_task_answers(peer: Peer) -> list[tuple[str, dict]]:
+    capabilities = serves_tool_tasks(peer)
+    methods = ["tasks/get", "tasks/result"] + (["tasks/cancel"] if cancels_tasks(capabilities) else [])
+    return [(m, task_request(peer, m, UNKNOWN_TASK, timeout=TASK_BOUND)) for m in methods]
+
+
+@for_req("tasks-error-invalid-task-id", "server")
+def test_an_unknown_task_id_is_refused_with_32602(revision: str, server: Peer) -> None:
+    wrong = [(m, r) for m, r in unknown_task_answers(server) if error_code(r) != -32602]
+    assert not wrong, f"requests for an unknown task id not refused with -32602: {wrong}"
+
+
+@for_req("tasks-error-invalid-cursor", "server")
+def test_an_unknown_tasks_list_cursor_is_refused_with_32602(revision: str, server: Peer) -> None:
+    lister(server)
+    response = server.rpc("tasks/list", {"cursor": BOGUS_CURSOR}, check=False)
+    assert error_code(response) == -32602, f"tasks/list with a cursor the server never gave: {response}"
+
+
+@for_req("tasks-error-messages-informative", "server")
+def test_task_errors_say_what_went_wrong(revision: str, server: Peer) -> None:
+    errors = [(m, r["error"]) for m, r in unknown_task_answers(server) if isinstance(r.get("error"), dict)]
+    if not errors:
+        pytest.skip("fixture-missing: no request for an unknown task was refused")
+    bare = [(m, e.get("message")) for m, e in errors if str(e.get("message", "")).strip().lower() in GENERIC_MESSAGES]
+    assert not bare, f"task errors whose message says nothing of the cause: {bare}"
+
+
+# -- over Streamable HTTP ------------------------------------------------------------------------------------------
+
+
+@for_req("tasks-no-sse-for-tasks-get", "server")
+def test_tasks_get_is_answered_with_plain_json(revision: str, http_server: HttpPeer) -> None:
+    task = new_task(http_server)
+    frame = http_server.envelope("tasks/get", "get-task", {"taskId": task["taskId"]})
+    exchange = http_server.exchange("POST", frame)
+    precondition(exchange.status == 200, f"the POST of tasks/get was answered {exchange.status}")
+    content_type = exchange.headers.get("content-type", "")
+    assert not content_type.startswith("text/event-stream"), "tasks/get was answered on an SSE stream"
+    answered = [f for f in http_server.frames_of(exchange) if is_response(f) and f.get("id") == "get-task"]
+    precondition(answered, f"the {content_type!r} answer to tasks/get carried no response to it")
+
+
+@for_req("tasks-streamable-http-rules-still-apply", "server")
+def test_task_messages_over_http_are_answered_as_the_transport_requires(revision: str, http_server: HttpPeer) -> None:
+    """Each task request POSTed is answered 200 with a JSON body or an SSE stream that carries its response
+    (the transport page's rules for a request), whichever the server picks."""
+    task = new_task(http_server)
+    frames = {
+        "get": http_server.envelope("tasks/get", "t-get", {"taskId": task["taskId"]}),
+        "result": http_server.envelope("tasks/result", "t-result", {"taskId": task["taskId"]}),
+    }
+    problems = []
+    for frame in frames.values():
+        exchange = http_server.exchange("POST", frame)
+        content_type = exchange.headers.get("content-type", "")
+        if exchange.status != 200 or not content_type.startswith(("application/json", "text/event-stream")):
+            problems.append(f"{frame['method']}: {exchange.status} {content_type!r}")
+            continue
+        if not [f for f in http_server.frames_of(exchange) if answers(f, frame["id"])]:
+            problems.append(f"{frame['method']}: the {content_type} answer carried no response to it")
+    assert not problems, "; ".join(problems)
+
+
+# -- the server as requestor ---------------------------------------------------------------------------------------
+
+
+@for_req("tasks-augment-only-declared-types", "server")
+def test_the_server_asks_a_client_without_task_support_no_task(revision: str, server: Peer) -> None:
+    """The client declares sampling and elicitation but no tasks: the requests the server sends it carry
+    no ``task`` param."""
+    server.open({"sampling": {}, "elicitation": {}})
+    tools = optional_roles(server, "sampling-tool", "elicitation-tool")
+    if not tools:
+        pytest.skip("fixture-missing: the profile binds no tool that asks the client for something")
+    wire = Wire(server)
+    for n, tool in enumerate(tools):
+        call = wire.send(server.envelope("tools/call", f"ask-{n}", {"name": tool.name, "arguments": tool.args()}))
+        while True:
+            seen = wire.until(lambda f, call=call: answers(f, call.id) or ("method" in f and "id" in f), "answer")
+            if answers(seen, call.id):
+                break
+            server.send({"jsonrpc": "2.0", "id": seen["id"], "result": CLIENT_RESULTS.get(seen["method"], {})})
+    asked = [s.frame for s in wire.seen if s.frame.get("method") in ("sampling/createMessage", "elicitation/create")]
+    if not asked:
+        pytest.skip("fixture-missing: the server asked the client nothing")
+    augmented = [f for f in asked if "task" in (f.get("params") or {})]
+    assert not augmented, f"task-augmented requests to a client that declared no tasks: {augmented}"
