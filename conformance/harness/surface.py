@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -227,3 +228,26 @@ def send_unchecked(peer: Peer, frame: dict) -> None:
     peer._pending_methods[frame["id"]] = frame["method"]
     peer.trace.message("client-to-server", frame)
     peer._transmit(json.dumps(frame, separators=(",", ":")).encode(), frame)
+
+
+def open_standalone_stream(peer: Peer) -> None:
+    """Over Streamable HTTP at a handshake revision, open the session's standalone GET stream and read
+    what comes on it into the session, as the answers to POSTs are read: for tests in which the server may
+    send a request unrelated to any of the client's (a roots/list after notifications/roots/list_changed,
+    or on a timer after initialization), which a server sends on that stream. Elsewhere nothing to do; a
+    server that offers no GET stream (405) leaves the session as it was."""
+    from conformance.harness.http import HttpPeer  # surface serves every transport; http is one of them
+
+    if not isinstance(peer, HttpPeer) or peer.stateless:
+        return
+    headers = peer.headers_for(None) | {"Accept": "text/event-stream"}
+    headers.pop("Content-Type", None)
+    peer.trace.record("client-to-server", "http", method="GET", headers=headers)
+    response = peer._send_http("GET", None, headers)
+    if not peer._record("GET", response, "GET").headers.get("content-type", "").startswith("text/event-stream"):
+        peer._done(response)
+        return
+    reader = threading.Thread(target=peer._read_stream, args=(response,), daemon=True)
+    with peer._lock:
+        peer._readers.append(reader)
+    reader.start()
