@@ -1,0 +1,221 @@
+"""Architecture, server side: the components every server implements, and 2026-07-28's statelessness
+(docs/spec/requirements.md, architecture; basic/index#protocol-layers and #statelessness).
+
+Up to 2025-11-25 a server implements the base protocol with the lifecycle: the handshake, requests
+answered, unknown methods refused. At 2026-07-28 it implements the base protocol, versioning
+(``server/discover``) and the message patterns (request and response, multi round-trip requests,
+subscribe and notify), and serves each request from what the request itself carries: not from what an
+earlier request on the same connection declared, and not only on the connection or process that began
+the work. The work that spans requests is a multi round-trip request, reached by role: ``request-state-tool``
+(an ``input_required`` result whose ``requestState`` the retry needs), ``sampling-required-tool`` (refused
+without the sampling capability), ``slow-tool`` and ``simple-tool``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_METHOD, UNKNOWN_VERSION, modern_meta
+from conformance.harness.http import HttpPeer
+from conformance.harness.launcher import CommandLauncher, WarmLauncher
+from conformance.harness.peer import Peer, precondition
+from conformance.harness.roles import Binding, bound, optional_roles, require_role, require_roles
+from conformance.harness.stdio import StdioPeer
+from conformance.harness.trace import Trace
+from conformance.harness.wire import Wire, answers, tool_call
+from conformance.matrix.covers import for_req
+from conformance.test_mrtr import answer_for
+
+CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+
+
+# -- the components every server implements ------------------------------------------------------------
+
+
+@for_req("architecture-base-protocol-required", "server", transports=BOTH_TRANSPORTS)
+def test_the_server_implements_the_base_protocol_and_the_lifecycle(revision: str, transport: str, peer: Peer) -> None:
+    """The handshake (a version, capabilities and the server's identity), a request answered with a
+    result under its id, and a method the server does not know refused with an error."""
+    result = peer.initialize(check=False)
+    assert isinstance(result.get("protocolVersion"), str), f"initialize named no protocol version: {result}"
+    assert isinstance(result.get("capabilities"), dict), f"initialize declared no capabilities: {result}"
+    assert isinstance((result.get("serverInfo") or {}).get("name"), str), f"initialize named no server: {result}"
+    pong = peer.rpc("ping", check=False)
+    assert isinstance(pong.get("result"), dict), f"ping was answered {pong}"
+    unknown = peer.rpc(UNKNOWN_METHOD, check=False)
+    assert isinstance((unknown.get("error") or {}).get("code"), int), f"{UNKNOWN_METHOD} was answered {unknown}"
+
+
+@for_req("architecture-core-components-required", "server", transports=BOTH_TRANSPORTS)
+def test_the_server_implements_versioning_and_the_message_patterns(revision: str, transport: str, peer: Peer) -> None:
+    """``server/discover`` names the revisions served; a request at a version no one serves is refused;
+    ``subscriptions/listen`` is acknowledged (subscribe and notify); a multi round-trip request completes
+    once its questions are answered, where the target has a tool that asks (request and response is
+    every exchange here)."""
+    discovered = peer.rpc("server/discover", check=False).get("result") or {}
+    versions = discovered.get("supportedVersions")
+    assert isinstance(versions, list) and revision in versions, f"server/discover answered {discovered}"
+    refused = peer.rpc("tools/list", {"_meta": modern_meta(UNKNOWN_VERSION)}, check=False)
+    assert "error" in refused, f"a request at version {UNKNOWN_VERSION} was served: {refused}"
+    wire = Wire(peer)
+    listen = wire.send(peer.envelope("subscriptions/listen", "listen", {"notifications": {"toolsListChanged": True}}))
+    first = wire.until(
+        lambda f: answers(f, listen.id) or f.get("method") == "notifications/subscriptions/acknowledged",
+        "acknowledgement of subscriptions/listen",
+    )
+    assert not answers(first, listen.id), f"subscriptions/listen was answered without a stream: {first}"
+    for tool in optional_roles(peer, "sampling-tool")[:1]:
+        asked = use(peer, tool, {"sampling": {}})
+        precondition(input_required(asked), f"{tool.name} asked the client nothing: {asked}")
+        done = use(peer, tool, {"sampling": {}}, **answered(asked))
+        assert completed(done), f"{tool.name}, its question answered, ended {done}"
+
+
+# -- 2026-07-28: multi round-trip requests, as the statelessness rows use them ---------------------------
+
+
+def use(peer: Peer, tool: Binding, capabilities: dict | None = None, **retry: Any) -> dict:
+    """tools/call of ``tool`` declaring ``capabilities`` in its ``_meta``, with ``retry`` (inputResponses,
+    requestState) added; its answer."""
+    params: dict[str, Any] = {"name": tool.name, "arguments": tool.args(), **retry}
+    params["_meta"] = {CAPABILITIES: capabilities or {}}
+    frame = peer.envelope("tools/call", f"call-{peer.next_id()}", params)
+    peer.send_request(frame)
+    return peer.expect_response(frame["id"])
+
+
+def result_of(response: dict) -> dict:
+    result = response.get("result")
+    return result if isinstance(result, dict) else {}
+
+
+def input_required(response: dict) -> bool:
+    return result_of(response).get("resultType") == "input_required"
+
+
+def completed(response: dict) -> bool:
+    return "result" in response and not input_required(response) and result_of(response).get("isError") is not True
+
+
+def answered(asked: dict) -> dict:
+    """The retry's parts after ``asked``: the harness's answer to each question (as the multi round-trip
+    tests answer them: a sampled text, no roots, a form filled in from its schema) and the requestState."""
+    questions = result_of(asked).get("inputRequests") or {}
+    parts: dict[str, Any] = {"inputResponses": {key: answer_for(question) for key, question in questions.items()}}
+    if isinstance(result_of(asked).get("requestState"), str):
+        parts["requestState"] = result_of(asked)["requestState"]
+    return parts
+
+
+def stateful_round(peer: Peer) -> tuple[Binding, dict]:
+    """The first round of the request-state tool: an input_required result with a requestState."""
+    bound(peer, "request-state-tool")
+    tool = require_role(peer, "request-state-tool")
+    asked = use(peer, tool, EVERY_CAPABILITY)
+    if not input_required(asked) or not isinstance(result_of(asked).get("requestState"), str):
+        pytest.skip(f"fixture-missing: {tool.name} answered without asking and keeping state: {asked}")
+    return tool, asked
+
+
+EVERY_CAPABILITY = {"sampling": {}, "roots": {}, "elicitation": {"form": {}}}
+
+
+@contextmanager
+def another_connection(peer: Peer, request: pytest.FixtureRequest, *, independent: bool = False) -> Iterator[Peer]:
+    """A second connection to the server under test: over Streamable HTTP, another client of the same
+    endpoint; over stdio, another process of the same server. ``independent``: a process started on its
+    own, not forked from the warm parent the first one came from (a fork shares the parent's memory, keys
+    included, which separately started processes of a server do not)."""
+    path = peer.trace.path.with_suffix(".other.jsonl")
+    if isinstance(peer, HttpPeer):
+        with HttpPeer(peer.url, Trace(path, "streamable-http"), peer.revision) as other:
+            other.roles = peer.roles
+            yield other
+        return
+    launcher = request.getfixturevalue("server_launcher")
+    forked = isinstance(launcher, WarmLauncher) and independent
+    fresh = CommandLauncher([sys.executable, "-m", launcher.module]) if forked else launcher
+    try:
+        with StdioPeer(fresh.start(), Trace(path, "stdio"), peer.revision) as other:
+            other.roles = peer.roles
+            yield other
+    finally:
+        if fresh is not launcher:
+            fresh.close()
+
+
+@for_req("architecture-cross-request-state-explicit-handle", "server", transports=BOTH_TRANSPORTS)
+def test_state_that_spans_requests_is_named_by_the_handle_the_client_sends(
+    revision: str, transport: str, peer: Peer, request: pytest.FixtureRequest
+) -> None:
+    """The state a multi round-trip request keeps between rounds travels in its ``requestState``: the
+    retry without it does not complete on another connection (so the state is needed) nor on the
+    connection that began the work (so that connection does not hold it), and the retry with it does."""
+    tool, asked = stateful_round(peer)
+    without = {k: v for k, v in answered(asked).items() if k != "requestState"}
+    with another_connection(peer, request) as other:
+        elsewhere = use(other, tool, EVERY_CAPABILITY, **without)
+    if completed(elsewhere):
+        pytest.skip(f"fixture-missing: {tool.name} completes without its requestState: it keeps no state")
+    here = use(peer, tool, EVERY_CAPABILITY, **without)
+    assert not completed(here), (
+        f"without its requestState the retry completed on the connection that began it ({here}), "
+        f"not on another ({elsewhere}): the state was kept by the connection"
+    )
+    done = use(peer, tool, EVERY_CAPABILITY, **answered(asked))
+    assert completed(done), f"the retry carrying the requestState ended {done}"
+
+
+@for_req("architecture-stateless-no-connection-affinity", "server", transports=BOTH_TRANSPORTS)
+def test_related_requests_may_arrive_on_another_connection(
+    revision: str, transport: str, peer: Peer, request: pytest.FixtureRequest
+) -> None:
+    """A multi round-trip request begun on one connection completes when its retry comes on another (over
+    stdio: another process of the same server)."""
+    tool, asked = stateful_round(peer)
+    with another_connection(peer, request, independent=True) as other:
+        done = use(other, tool, EVERY_CAPABILITY, **answered(asked))
+    assert completed(done), f"the retry on another {transport} connection ended {done}"
+
+
+@for_req("architecture-stateless-no-connection-context", "server")
+def test_no_context_is_carried_over_from_earlier_requests_on_the_connection(revision: str, server: Peer) -> None:
+    """stdio, one connection: a request declaring no sampling capability is refused the same way before and
+    after another request on the connection declared it."""
+    bound(server, "sampling-required-tool")
+    (tool,) = require_roles(server, "sampling-required-tool")
+    before = use(server, tool, {})
+    if "error" not in before:
+        pytest.skip(f"fixture-missing: {tool.name} is served without the sampling capability: {before}")
+    declared = use(server, tool, {"sampling": {}})
+    if (declared.get("error") or {}).get("code") == before["error"].get("code"):
+        pytest.skip(f"fixture-missing: {tool.name} is refused even with the sampling capability: {declared}")
+    after = use(server, tool, {})
+    assert "result" not in after and (after.get("error") or {}).get("code") == before["error"].get("code"), (
+        f"without the sampling capability {tool.name} was refused {before['error']} at first, but after a request "
+        f"that declared it, answered {after}"
+    )
+
+
+@for_req("architecture-stateless-interleaved-work", "server")
+def test_requests_of_several_conversations_interleave_on_one_connection(revision: str, server: Peer) -> None:
+    """stdio, one connection: a quick call made while a slow one runs is answered as it is alone, and the
+    slow one completes too."""
+    for role in ("slow-tool", "simple-tool"):
+        bound(server, role)
+    slow, quick = require_roles(server, "slow-tool", "simple-tool")
+    wire = Wire(server)
+    alone = wire.answer(wire.send(tool_call(server, "alone", quick.name, quick.args())).id)
+    precondition(completed(alone), f"{quick.name} alone ended {alone}")
+    running = wire.send(tool_call(server, "slow", slow.name, slow.args(run_id="interleaved", steps=4)))
+    meanwhile = wire.answer(wire.send(tool_call(server, "meanwhile", quick.name, quick.args())).id)
+    assert completed(meanwhile) and meanwhile["result"] == alone["result"], (
+        f"while another request ran, {quick.name} was answered {meanwhile}; alone, {alone}"
+    )
+    finished = wire.answer(running.id)
+    assert completed(finished), f"{slow.name}, with another request interleaved, ended {finished}"
