@@ -133,3 +133,22 @@ def test_lead_ins_bind_list_items_in_schema_descriptions_and_typedoc_html(tmp_pa
         ("schema.json", "Icon", "list-item", "Clients SHOULD support: image/png"),
         ("schema.json", "Icon", "list-item", "Clients SHOULD support: image/webp"),
     ]
+
+
+def test_a_row_citing_a_lead_in_accounts_for_the_lead_in_alone(tmp_path: Path) -> None:
+    from conformance.catalogue.accounting import account
+    from conformance.catalogue.overrides import Overrides
+    from conformance.catalogue.rows import parse_catalogue
+
+    found = _page_sweep(tmp_path, "## Security\n\nServers MUST:\n\n- Validate inputs\n- Rate limit calls\n")
+    lead_in, first, second = found
+    header = "| id | revisions | side | level | requirement | sources | notes |\n|---|---|---|---|---|---|---|\n"
+
+    def unaccounted(*locators: object) -> list[str]:
+        sources = " ".join(f"`{locator}`" for locator in locators)
+        row = f"| lifecycle-x | 2025-06-18 | server | MUST | A server does x. | {sources} |  |\n"
+        catalogue = parse_catalogue(f"# R\n\n## lifecycle\n\n{header}{row}", Path("requirements.md"))
+        return [s.text for s in account(catalogue, Overrides(), found).unaccounted]
+
+    assert unaccounted(lead_in.locator) == [first.text, second.text]
+    assert unaccounted(lead_in.locator, first.locator, second.locator) == []
