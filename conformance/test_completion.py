@@ -8,16 +8,25 @@ asked for is of an argument of the first listed prompt that has arguments (the o
 
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
+
 import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer
+from conformance.harness.roles import bound, require_role
+from conformance.harness.stdio import StdioPeer
 from conformance.harness.surface import list_items, offers, server_capabilities
+from conformance.harness.trace import Trace
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import ConfiguredServer
 
 UNKNOWN_PROMPT = "mcp-matrix-no-such-prompt"
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
 
 
 def complete(peer: Peer, params: dict) -> dict:
@@ -64,11 +73,28 @@ def test_a_server_that_completes_declares_the_completions_capability(revision: s
     assert "completions" in capabilities, f"completion/complete is served, but capabilities are {capabilities}"
 
 
+def configured_without_completion(peer: Peer, configured_server: ConfiguredServer, tmp_path: Path) -> Peer:
+    """A session, over the same transport and under the same fault, with the server under test as its
+    profile starts it configured without completion (``without-completion``); fixture-missing where the
+    profile says not how."""
+    configured = configured_server("without-completion", transport=peer.transport)
+    trace = Trace(tmp_path / "without-completion.jsonl", peer.transport)
+    if configured.launcher is not None:
+        return StdioPeer(configured.launcher.start(), trace, peer.revision, fault=peer.fault)
+    return HttpPeer(configured.url, trace, peer.revision, fault=peer.fault)
+
+
 @for_req("completion-unsupported-method-not-found", "server", transports=BOTH_TRANSPORTS)
-def test_a_server_without_completion_answers_minus_32601(revision: str, transport: str, peer: Peer) -> None:
-    if "completions" in server_capabilities(peer):
-        pytest.skip("fixture-missing: the server supports completion")
-    response = complete(peer, {"ref": prompt_ref(UNKNOWN_PROMPT), "argument": {"name": "a", "value": ""}})
+def test_a_server_without_completion_answers_minus_32601(
+    revision: str, transport: str, peer: Peer, configured_server: ConfiguredServer, tmp_path: Path
+) -> None:
+    """The server under test if it declares no completion; else the same server configured without it."""
+    with contextlib.ExitStack() as stack:
+        if "completions" in server_capabilities(peer):
+            peer = stack.enter_context(configured_without_completion(peer, configured_server, tmp_path))
+            if "completions" in server_capabilities(peer):
+                pytest.skip("fixture-missing: the server configured without completion still declares it")
+        response = complete(peer, {"ref": prompt_ref(UNKNOWN_PROMPT), "argument": {"name": "a", "value": ""}})
     code = refusal_code(response)
     assert code == METHOD_NOT_FOUND, f"completion/complete was refused with code {code}"
 
@@ -96,3 +122,16 @@ def test_a_completion_request_with_a_malformed_ref_is_refused(revision: str, tra
     malformed = {"type": "ref/mcp-matrix-unknown", "name": prompt}
     response = complete(peer, {"ref": malformed, "argument": {"name": argument, "value": ""}})
     assert "error" in response and "result" not in response, f"a ref of an unknown type was answered {response}"
+
+
+@for_req("completion-internal-error-code", "server", transports=BOTH_TRANSPORTS)
+def test_a_completion_failing_inside_the_server_gets_minus_32603(revision: str, transport: str, peer: Peer) -> None:
+    bound(peer, "completion-failing-prompt")
+    offers_completion(peer)
+    prompt = require_role(peer, "completion-failing-prompt")
+    arguments = [a.get("name") for a in (prompt.listing or {}).get("arguments") or [] if isinstance(a, dict)]
+    if not arguments:
+        pytest.skip(f"fixture-missing: {prompt.name} lists no argument to complete")
+    response = complete(peer, {"ref": prompt_ref(prompt.name), "argument": {"name": arguments[0], "value": ""}})
+    code = refusal_code(response)
+    assert code == INTERNAL_ERROR, f"completing {prompt.name}'s {arguments[0]}, which fails inside, got code {code}"

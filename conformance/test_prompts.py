@@ -13,16 +13,21 @@ import re
 import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
-from conformance.harness.peer import Peer
+from conformance.harness.peer import ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import bound, require_role
 from conformance.harness.surface import (
     assert_available_is_listed,
     assert_capability_declared,
     assert_list_changed_announced,
     assert_list_connection_independent,
+    await_notification,
+    call,
+    canonical,
     is_base64,
+    list_items,
     listed,
     offers,
+    server_capabilities,
 )
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import SessionFactory
@@ -32,6 +37,9 @@ INVALID_PARAMS = -32602
 # The prompts that first ask the client for input (multi round-trip, elicitation) are judged by the
 # mrtr rows and the referee, not by the content checks, which get each prompt once.
 ASKS_FOR_INPUT = "input-required-prompt"
+# The prompts that fail on purpose are judged by the internal-error row, not by the content checks.
+NOT_GOT_FOR_CONTENT = (ASKS_FOR_INPUT, "failing-prompt", "completion-failing-prompt")
+INTERNAL_ERROR = -32603
 # RFC 6838 section 4.2: type "/" subtype, each a restricted-name; parameters may follow.
 RESTRICTED_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
 MIME_TYPE = re.compile(rf"^{RESTRICTED_NAME}/{RESTRICTED_NAME}(\s*;.*)?$")
@@ -51,8 +59,8 @@ def content_items(peer: Peer, kind: str) -> list[dict]:
     require no arguments, and those bound to a role, with the role's arguments."""
     peer.open()
     bindings = [b for b in peer.roles.values() if b.kind == "prompt"]
-    asking = {b.name for b in bindings if b.role == ASKS_FOR_INPUT}
-    known = {b.name: dict(b.arguments) for b in bindings if b.role != ASKS_FOR_INPUT}
+    asking = {b.name for b in bindings if b.role in NOT_GOT_FOR_CONTENT}
+    known = {b.name: dict(b.arguments) for b in bindings if b.role not in NOT_GOT_FOR_CONTENT}
     items: list[dict] = []
     for prompt in listed(peer, "prompts/list"):
         name = prompt.get("name", "")
@@ -185,3 +193,86 @@ def test_a_get_missing_a_required_argument_is_refused(revision: str, transport: 
     assert "error" in response and "result" not in response, (
         f"prompts/get without a required argument was answered {response}"
     )
+
+
+@for_req("prompts-audio-content-base64", "server", transports=BOTH_TRANSPORTS)
+def test_prompt_audio_data_is_base64(revision: str, transport: str, peer: Peer) -> None:
+    bad = [str(item.get("data"))[:60] for item in content_items(peer, "audio") if not is_base64(item.get("data"))]
+    assert not bad, f"audio content whose data is not base64: {bad}"
+
+
+@for_req("prompts-audio-content-mime-type", "server", transports=BOTH_TRANSPORTS)
+def test_prompt_audio_carries_a_valid_mime_type(revision: str, transport: str, peer: Peer) -> None:
+    types = [item.get("mimeType") for item in content_items(peer, "audio")]
+    bad = [t for t in types if not isinstance(t, str) or not MIME_TYPE.match(t)]
+    assert not bad, f"audio content with an invalid mimeType: {bad}"
+
+
+@for_req("prompts-internal-error-code", "server", transports=BOTH_TRANSPORTS)
+def test_a_prompt_failing_inside_the_server_gets_minus_32603(revision: str, transport: str, peer: Peer) -> None:
+    bound(peer, "failing-prompt")
+    peer.open()
+    prompt = require_role(peer, "failing-prompt")
+    code = refusal_code(get_prompt(peer, prompt.name, prompt.args() or None))
+    assert code == INTERNAL_ERROR, f"prompts/get {prompt.name}, which fails inside the server, got code {code}"
+
+
+@for_req("prompts-respect-capability-negotiation", "server")
+def test_a_prompt_list_change_is_announced_only_when_declared(revision: str, server: Peer) -> None:
+    """The server's side of the negotiation for prompts: the one notification prompts define,
+    ``notifications/prompts/list_changed``, comes only from a server that declared ``prompts.listChanged``
+    (at 2026-07-28 on a ``subscriptions/listen`` stream that asked for it). Whether a declared change is
+    announced at all is prompts-list-changed-notify's business: no announcement leaves nothing to judge."""
+    bound(server, "prompt-list-changer")
+    capabilities = server_capabilities(server)
+    changer = require_role(server, "prompt-list-changer")
+    if server.stateless:
+        server.send_request(server.envelope("subscriptions/listen", "listen", {"notifications": LISTEN_PROMPTS}))
+        await_notification(server, "notifications/subscriptions/acknowledged")
+    called = call(server, changer)
+    precondition("result" in called, f"{changer.name} (prompt-list-changer) failed: {called}")
+    try:
+        announcement = await_notification(server, "notifications/prompts/list_changed")
+    except ImplementationTimeout:
+        pytest.skip(f"fixture-missing: {changer.name} changed the prompt list but nothing was announced")
+    declared = capabilities.get("prompts")
+    assert isinstance(declared, dict) and declared.get("listChanged") is True, (
+        f"the server sent {announcement} but declared prompts as {declared!r} (capabilities {capabilities})"
+    )
+
+
+LISTEN_PROMPTS = {"promptsListChanged": True}
+
+
+# -- permissions (MAY): a pass shows the server taking one; otherwise the cell is not-exercised ---------------
+
+
+@for_req("prompts-list-set-may-be-empty", "server", transports=BOTH_TRANSPORTS)
+def test_the_prompt_list_may_be_empty(revision: str, transport: str, peer: Peer) -> None:
+    offers(peer, "prompts")
+    items = list_items(peer, "prompts/list")
+    precondition(items is not None, "prompts/list was refused (prompts-list-current-set judges that)")
+    assert items == [], f"the server lists {len(items or [])} prompts"
+
+
+@for_req("prompts-list-set-may-change", "server")
+def test_the_prompt_list_may_change(revision: str, server: Peer) -> None:
+    """The list before and after the change ``prompt-list-changer`` makes."""
+    bound(server, "prompt-list-changer")
+    server.open()
+    changer = require_role(server, "prompt-list-changer")
+    before = list_items(server, "prompts/list")
+    called = call(server, changer)
+    precondition("result" in called, f"{changer.name} (prompt-list-changer) failed: {called}")
+    after = list_items(server, "prompts/list")
+    assert canonical(before or []) != canonical(after or []), "the prompt list stayed the same"
+
+
+@for_req("prompts-resource-link-allowed", "server", transports=BOTH_TRANSPORTS)
+def test_prompt_messages_may_link_resources(revision: str, transport: str, peer: Peer) -> None:
+    """A permission: a ``resource_link`` among the messages of a prompt the suite can get."""
+    try:
+        links = content_items(peer, "resource_link")
+    except pytest.skip.Exception:
+        links = []
+    assert links, "no prompt the suite can get links a resource"

@@ -8,18 +8,21 @@ and every resource the server lists; the list changes by the tool of ``resource-
 
 from __future__ import annotations
 
+import base64
 import re
 
 import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
-from conformance.harness.peer import Peer
-from conformance.harness.roles import bound
+from conformance.harness.peer import Peer, precondition
+from conformance.harness.roles import bound, require_role
 from conformance.harness.surface import (
     assert_available_is_listed,
     assert_capability_declared,
     assert_list_changed_announced,
     assert_list_connection_independent,
+    call,
+    canonical,
     is_base64,
     list_items,
     listed,
@@ -29,6 +32,13 @@ from conformance.matrix.covers import for_req
 from conformance.run.plugin import SessionFactory
 
 UNKNOWN_RESOURCE = "test://mcp-matrix/no-such-resource"
+INTERNAL_ERROR = -32603
+TEMPLATE_EXPRESSION = re.compile(r"\{[^}]*\}")  # an RFC 6570 expression, whatever its operator
+# Directory traversal (2026-07-28 resources#security-considerations): a path that climbs out of any
+# directory to this machine's password file, plain and percent-encoded. The harness runs on the same
+# machine as the server (loopback only), so a line of that file in an answer is the file itself.
+TRAVERSALS = ("../" * 12 + "etc/passwd", "%2e%2e/" * 12 + "etc/passwd", "..%2f" * 12 + "etc%2fpasswd")
+PASSWD_ROOT_LINE = re.compile(r"^root:[^:\n]*:0:0:", re.MULTILINE)
 MALFORMED_URI = "not a valid uri"  # spaces: no URI or URI reference of RFC 3986
 INVALID_PARAMS = -32602
 RESOURCE_NOT_FOUND = -32002  # up to 2025-11-25
@@ -137,3 +147,102 @@ def test_binary_resource_contents_are_base64(revision: str, transport: str, peer
         pytest.skip("fixture-missing: no listed resource reads as binary (blob) contents")
     bad = {uri: str(blob)[:60] for uri, blob in blobs.items() if not is_base64(blob)}
     assert not bad, f"blob contents that are not base64: {bad}"
+
+
+def expand(template: str, value: str = "mcp-matrix") -> str:
+    """A URI of ``template``: every expression replaced by ``value`` (enough for a template's read)."""
+    return TEMPLATE_EXPRESSION.sub(value, template)
+
+
+@for_req("resources-internal-error-code", "server", transports=BOTH_TRANSPORTS)
+def test_a_read_failing_inside_the_server_gets_minus_32603(revision: str, transport: str, peer: Peer) -> None:
+    bound(peer, "failing-resource")
+    peer.open()
+    uri = expand(require_role(peer, "failing-resource").name)
+    code = error_code(read(peer, uri))
+    assert code == INTERNAL_ERROR, f"reading {uri}, which fails inside the server, was refused with code {code}"
+
+
+def file_uris(peer: Peer) -> list[str]:
+    """URIs under the server's ``file://`` resources and templates that climb out of their directory."""
+    peer.open()
+    uris = []
+    for resource in list_items(peer, "resources/list") or []:
+        uri = resource.get("uri")
+        if isinstance(uri, str) and uri.startswith("file://"):
+            base = uri.rstrip("/") + "/"
+            uris += [base + climb for climb in TRAVERSALS]
+            uris += [uri.rsplit("/", 1)[0] + "/" + climb for climb in TRAVERSALS]
+    for template in list_items(peer, "resources/templates/list") or []:
+        pattern = template.get("uriTemplate")
+        if isinstance(pattern, str) and pattern.startswith("file://"):
+            uris += [expand(pattern, climb) for climb in TRAVERSALS]
+    if not uris:
+        pytest.skip("fixture-missing: the server lists no file:// resources or templates")
+    return list(dict.fromkeys(uris))
+
+
+@for_req("resources-file-path-sanitized", "server", transports=BOTH_TRANSPORTS)
+def test_a_file_path_cannot_climb_out_of_its_directory(revision: str, transport: str, peer: Peer) -> None:
+    """Reads of the server's file:// resources with ``..`` segments climbing to /etc/passwd: an error, or
+    contents of the server's own choosing, but never that file (the server runs on this machine)."""
+    escaped = {}
+    for uri in file_uris(peer):
+        for item in read(peer, uri).get("result", {}).get("contents", []) or []:
+            text = item.get("text") if isinstance(item, dict) else None
+            if is_base64(item.get("blob") if isinstance(item, dict) else None):
+                text = base64.b64decode(item["blob"]).decode("utf-8", "replace")
+            if isinstance(text, str) and PASSWD_ROOT_LINE.search(text):
+                escaped[uri] = text[:80]
+    assert not escaped, f"file:// reads climbed out of their directory to /etc/passwd: {escaped}"
+
+
+# -- permissions (MAY): a pass shows the server taking one; otherwise the cell is not-exercised ---------------
+
+
+@for_req("resources-list-set-may-be-empty", "server", transports=BOTH_TRANSPORTS)
+def test_the_resource_list_may_be_empty(revision: str, transport: str, peer: Peer) -> None:
+    offers(peer, "resources")
+    items = list_items(peer, "resources/list")
+    precondition(items is not None, "resources/list was refused (resources-list-current-set judges that)")
+    assert items == [], f"the server lists {len(items or [])} resources"
+
+
+@for_req("resources-list-set-may-change", "server")
+def test_the_resource_list_may_change(revision: str, server: Peer) -> None:
+    """The list before and after the change ``resource-list-changer`` makes."""
+    bound(server, "resource-list-changer")
+    server.open()
+    changer = require_role(server, "resource-list-changer")
+    before = list_items(server, "resources/list")
+    called = call(server, changer)
+    precondition("result" in called, f"{changer.name} (resource-list-changer) failed: {called}")
+    after = list_items(server, "resources/list")
+    assert canonical(before or []) != canonical(after or []), "the resource list stayed the same"
+
+
+@for_req("resources-read-multiple-contents", "server", transports=BOTH_TRANSPORTS)
+def test_a_read_may_return_several_contents(revision: str, transport: str, peer: Peer) -> None:
+    peer.open()
+    counts = {}
+    for resource in listed(peer, "resources/list"):
+        contents = read(peer, resource.get("uri", "")).get("result", {}).get("contents")
+        counts[resource.get("uri")] = len(contents) if isinstance(contents, list) else 0
+    several = {uri: n for uri, n in counts.items() if n > 1}
+    assert several, f"every listed resource reads as at most one content item: {counts}"
+
+
+@for_req("resources-file-xdg-mime-type", "server", transports=BOTH_TRANSPORTS)
+def test_file_resources_may_carry_an_xdg_mime_type(revision: str, transport: str, peer: Peer) -> None:
+    """A permission: a ``file://`` resource (listed, or read) typed ``inode/...``, as a directory is."""
+    peer.open()
+    files = [r for r in list_items(peer, "resources/list") or [] if str(r.get("uri", "")).startswith("file://")]
+    if not files:
+        pytest.skip("fixture-missing: the server lists no file:// resources")
+    types = {r.get("uri"): r.get("mimeType") for r in files}
+    for resource in files:
+        for item in read(peer, resource["uri"]).get("result", {}).get("contents", []) or []:
+            if isinstance(item, dict) and item.get("mimeType"):
+                types[item.get("uri", resource["uri"])] = item["mimeType"]
+    xdg = {uri: kind for uri, kind in types.items() if isinstance(kind, str) and kind.startswith("inode/")}
+    assert xdg, f"no file:// resource typed inode/...: {types}"

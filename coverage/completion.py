@@ -54,6 +54,12 @@ COVERS: list[Cover] = [
         fault=set_field("completion/complete", "error.code", -32603),
     ),
     Cover(
+        "completion-internal-error-code",
+        "server",
+        f"{TESTS}::test_a_completion_failing_inside_the_server_gets_minus_32603",
+        fault=set_field("completion/complete", "error.code", -32602),
+    ),
+    Cover(
         "completion-validate-inputs",
         "server",
         f"{TESTS}::test_a_completion_request_with_a_malformed_ref_is_refused",
@@ -63,7 +69,7 @@ COVERS: list[Cover] = [
 
 GAPS: list[Gap] = [
     *gaps(
-        "#3",
+        "L-067",
         "a judgement of relevance and of where fuzzy matching fits: no protocol peer can call it wrong",
         {
             "completion-sorted-by-relevance": "server",
@@ -71,9 +77,8 @@ GAPS: list[Gap] = [
         },
     ),
     *gaps(
-        "#3",
-        "not observable by a protocol peer: needs knowledge of the server's policy (what rate, who may "
-        "see which suggestions, what is confidential)",
+        "L-065",
+        "needs knowledge of the server's policy (what rate, who may see which suggestions, what is confidential)",
         {
             "completion-rate-limit": "server",
             "completion-access-control": "server",
@@ -81,12 +86,7 @@ GAPS: list[Gap] = [
         },
     ),
     *gaps(
-        "#3",
-        "the fixture server has nothing to provoke it with: no completion that fails inside the server",
-        {"completion-internal-error-code": "server"},
-    ),
-    *gaps(
-        "#3",
+        "#12",
         "catalogued, not yet tested",
         {
             "completion-client-debounce": "client",

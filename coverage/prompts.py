@@ -106,6 +106,48 @@ COVERS: list[Cover] = [
         ),
     ),
     Cover(
+        "prompts-audio-content-base64",
+        "server",
+        f"{TESTS}::test_prompt_audio_data_is_base64",
+        fault=set_field(
+            "prompts/get",
+            "result.messages",
+            messages_with({"type": "audio", "data": "%% no b64 %%", "mimeType": "audio/wav"}),
+        ),
+    ),
+    Cover(
+        "prompts-audio-content-mime-type",
+        "server",
+        f"{TESTS}::test_prompt_audio_carries_a_valid_mime_type",
+        fault=set_field(
+            "prompts/get", "result.messages", messages_with({"type": "audio", "data": PNG, "mimeType": "wav"})
+        ),
+    ),
+    Cover(
+        "prompts-internal-error-code",
+        "server",
+        f"{TESTS}::test_a_prompt_failing_inside_the_server_gets_minus_32603",
+        fault=set_field("prompts/get", "error.code", -32602),
+    ),
+    Cover(
+        "prompts-respect-capability-negotiation",
+        "server",
+        f"{TESTS}::test_a_prompt_list_change_is_announced_only_when_declared",
+        fault=drop_field("initialize", "result.capabilities.prompts.listChanged"),
+        revisions="2024-11-05..2025-11-25",
+    ),
+    Cover(
+        "prompts-respect-capability-negotiation",
+        "server",
+        f"{TESTS}::test_a_prompt_list_change_is_announced_only_when_declared",
+        fault=drop_field("server/discover", "result.capabilities.prompts.listChanged"),
+        revisions="2026-07-28",
+    ),
+    # Permissions (MAY): a pass shows the server taking one, else not-exercised; no fault can break them.
+    Cover("prompts-list-set-may-be-empty", "server", f"{TESTS}::test_the_prompt_list_may_be_empty"),
+    Cover("prompts-list-set-may-change", "server", f"{TESTS}::test_the_prompt_list_may_change"),
+    Cover("prompts-resource-link-allowed", "server", f"{TESTS}::test_prompt_messages_may_link_resources"),
+    Cover(
         "prompts-validate-arguments",
         "server",
         f"{TESTS}::test_a_get_missing_a_required_argument_is_refused",
@@ -126,33 +168,33 @@ GAPS: list[Gap] = [
         "F-021",
         "prompts/get missing a required argument is refused with code 0 (-32603 at 2026-07-28), not -32602",
     ),
-    *gaps(
-        "#3",
-        "a permission (MAY) of the server: nothing on the wire can break it",
-        {
-            "prompts-list-set-may-be-empty": "server",
-            "prompts-list-set-may-change": "server",
-            "prompts-list-set-may-vary-by-authorization": "server",
-            "prompts-resource-link-allowed": "server",
-        },
+    Gap(
+        "prompts-internal-error-code",
+        "server",
+        "F-150",
+        "a prompt failing inside the server is answered with code 0, not -32603",
+        revisions="2024-11-05..2025-11-25",
+    ),
+    Gap(
+        "prompts-list-set-may-vary-by-authorization",
+        "server",
+        "L-065",
+        "needs two authorizations of one server whose lists differ by design: who may see what is its policy",
+    ),
+    Gap(
+        "prompts-validate-inputs-outputs",
+        "server",
+        "L-068",
+        "careful validation against injection and unauthorized access is a property of the server's code, "
+        "not of any exchange a peer can judge",
     ),
     *gaps(
-        "#3",
-        "the fixture server has nothing to provoke it with: no prompt with audio content, no prompt whose "
-        "get fails inside the server",
-        {
-            "prompts-audio-content-base64": "server",
-            "prompts-audio-content-mime-type": "server",
-            "prompts-internal-error-code": "server",
-        },
-    ),
-    *gaps(
-        "#3",
+        "#12",
         "catalogued, not yet tested",
         {
             "prompts-client-handles-pagination": "client",
-            "prompts-respect-capability-negotiation": "both",
-            "prompts-validate-inputs-outputs": "both",
+            "prompts-respect-capability-negotiation": "client",
+            "prompts-validate-inputs-outputs": "client",
         },
     ),
 ]

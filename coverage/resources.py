@@ -10,6 +10,7 @@ from conformance.matrix.covers import Cover, Gap, gaps
 TESTS = "conformance/test_resources.py"
 NO_RESOURCES: list = []
 ONE_TEXT_CONTENT = {"contents": [{"uri": "test://mcp-matrix/fault", "text": "read anyway"}]}
+PASSWD_READ = {"contents": [{"uri": "file:///etc/passwd", "text": "root:x:0:0:root:/root:/bin/bash\n"}]}
 
 COVERS: list[Cover] = [
     Cover(
@@ -71,6 +72,23 @@ COVERS: list[Cover] = [
         fault=set_field("resources/read", "result", ONE_TEXT_CONTENT),
     ),
     Cover(
+        "resources-internal-error-code",
+        "server",
+        f"{TESTS}::test_a_read_failing_inside_the_server_gets_minus_32603",
+        fault=set_field("resources/read", "error.code", -32602),
+    ),
+    Cover(
+        "resources-file-path-sanitized",
+        "server",
+        f"{TESTS}::test_a_file_path_cannot_climb_out_of_its_directory",
+        fault=set_field("resources/read", "result", PASSWD_READ),
+    ),
+    # Permissions (MAY): a pass shows the server taking one, else not-exercised; no fault can break them.
+    Cover("resources-list-set-may-be-empty", "server", f"{TESTS}::test_the_resource_list_may_be_empty"),
+    Cover("resources-list-set-may-change", "server", f"{TESTS}::test_the_resource_list_may_change"),
+    Cover("resources-read-multiple-contents", "server", f"{TESTS}::test_a_read_may_return_several_contents"),
+    Cover("resources-file-xdg-mime-type", "server", f"{TESTS}::test_file_resources_may_carry_an_xdg_mime_type"),
+    Cover(
         "resources-binary-encoding",
         "server",
         f"{TESTS}::test_binary_resource_contents_are_base64",
@@ -85,35 +103,26 @@ GAPS: list[Gap] = [
         "F-022",
         "reading an unknown resource is refused with -32602 (2026-07-28's code) instead of -32002",
     ),
-    *gaps(
-        "#3",
-        "a permission (MAY) of the server: nothing on the wire can break it",
-        {
-            "resources-list-set-may-be-empty": "server",
-            "resources-list-set-may-change": "server",
-            "resources-list-set-may-vary-by-authorization": "server",
-            "resources-read-multiple-contents": "server",
-            "resources-file-xdg-mime-type": "server",
-        },
+    Gap(
+        "resources-list-set-may-vary-by-authorization",
+        "server",
+        "L-065",
+        "needs two authorizations of one server whose lists differ by design: who may see what is its policy",
     ),
     *gaps(
-        "#3",
-        "not observable by a protocol peer: needs knowledge of the server's policy (what the client can "
-        "fetch from the web itself, who may read what)",
+        "L-066",
+        "whether the client can fetch an https:// resource from the web on its own is a fact of the deployment",
         {
             "resources-https-scheme-only-if-client-fetchable": "server",
             "resources-https-otherwise-other-scheme": "server",
-            "resources-access-control": "server",
-            "resources-permission-check": "server",
         },
     ),
     *gaps(
-        "#3",
-        "the fixture server has nothing to provoke it with: no resource whose read fails inside the "
-        "server, no file:// resources",
+        "L-065",
+        "needs knowledge of who may read what: the server's access policy",
         {
-            "resources-internal-error-code": "server",
-            "resources-file-path-sanitized": "server",
+            "resources-access-control": "server",
+            "resources-permission-check": "server",
         },
     ),
 ]
