@@ -14,7 +14,7 @@ import pytest
 
 from conformance.harness.exchanges import bad_requests, client_responses, error_objects, server_frames
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_METHOD
-from conformance.harness.peer import Peer
+from conformance.harness.peer import HarnessError, Peer
 from conformance.harness.scripted_server import ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio, error_answer
 from conformance.matrix.covers import for_req
@@ -240,15 +240,25 @@ def test_the_client_takes_minus_32002_from_a_legacy_server_as_not_found(
     revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
 ) -> None:
     """A 2025-11-25 server refuses a read with -32002, its resource-not-found code: the client carries on
-    as it does after -32602 (the code of 2026-07-28)."""
+    (its scenario lists the tools next), and does what it does after -32602 (the code of 2026-07-28)."""
     scripted_stdio.revision = LEGACY
-    reactions = {}
-    for code in (-32602, -32002):
-        scripted_stdio.errors["resources/read"] = code
-        run_stdio_client("read_then_list").require_completed()
+
+    def reaction() -> list[str]:
+        """The methods the client sent, in the latest run, after its refused read."""
         frames = [f for f in scripted_stdio.load().frames() if isinstance(f, dict) and "method" in f]
         methods = [f["method"] for f in frames]
-        assert "resources/read" in methods, f"the client did not read the resource: {methods}"
-        reactions[code] = methods[methods.index("resources/read") + 1 :]
-    assert reactions[-32002] == reactions[-32602], f"after -32002 / -32602 the client sent {reactions}"
-    assert FOLLOW_UP in reactions[-32002], f"after -32002 the client stopped: {reactions[-32002]}"
+        if "resources/read" not in methods:  # the scenario never reached the refusal: nothing to judge
+            raise HarnessError(f"the client did not read the resource: {methods}")
+        return methods[methods.index("resources/read") + 1 :]
+
+    def check_carries_on() -> None:
+        assert FOLLOW_UP in reaction(), f"after -32002 the client stopped: {reaction()}"
+
+    scripted_stdio.errors["resources/read"] = -32002
+    run_stdio_client("read_then_list").judge(check_carries_on)
+    after_legacy_code = reaction()
+    scripted_stdio.errors["resources/read"] = -32602
+    run_stdio_client("read_then_list").require_completed()
+    assert after_legacy_code == reaction(), (
+        f"after -32002 the client sent {after_legacy_code}; after -32602 {reaction()}"
+    )

@@ -97,10 +97,14 @@ LEGACY_PROBE_ERRORS = (-32601, -32602, -32600, -32603, -32000)
 WIND_DOWN_SECONDS = 0.2  # how long the scripted server takes to exit once its stdin closes
 
 
-def client_session(run_stdio_client: RunClient, scripted_stdio: ScriptedStdio) -> StdioRecord:
-    """A session of a few requests, so that the client writes several lines; its record."""
-    run_stdio_client("tools_call").require_completed()
-    return scripted_stdio.record
+def judge_client_session(
+    run_stdio_client: RunClient, scripted_stdio: ScriptedStdio, check: Callable[[StdioRecord], None]
+) -> None:
+    """A session of a few requests, so that the client writes several lines; ``check`` judges its record
+    before the run must have completed (``ClientRun.judge``): a line the server cannot read stalls the
+    exchange, and the line is the evidence."""
+    run = run_stdio_client("tools_call")
+    run.judge(lambda: check(scripted_stdio.record))
 
 
 def parsed(line: str) -> Any:
@@ -110,41 +114,54 @@ def parsed(line: str) -> Any:
         raise AssertionError(f"the client wrote a line that is not one JSON message: {line[:200]!r}") from None
 
 
+def check_lines_end_with_a_newline(record: StdioRecord) -> None:
+    unterminated = [line for line in record.lines() if not line.endswith("\n")]
+    assert not unterminated, f"messages without their newline: {unterminated[:3]}"
+
+
+def check_each_line_is_one_message(record: StdioRecord) -> None:
+    for line in record.lines():
+        parsed(line)  # a message split over lines leaves lines that are not JSON
+
+
+def check_only_mcp_messages(record: StdioRecord, revision: str) -> None:
+    for line in record.lines():
+        problems = violations(revision, "JSONRPCMessage", parsed(line))
+        assert not problems, f"the server's stdin carried {line[:200]!r}: " + "; ".join(problems)
+
+
+def check_no_responses(record: StdioRecord) -> None:
+    messages = [m for f in record.frames() for m in (f if isinstance(f, list) else [f])]
+    responses = [m for m in messages if not (isinstance(m, dict) and "method" in m)]
+    assert not responses, f"the client wrote responses: {responses}"
+
+
 @for_req("stdio-newline-delimited", "client")
 def test_every_message_on_the_servers_stdin_ends_with_a_newline(
     revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
 ) -> None:
-    lines = client_session(run_stdio_client, scripted_stdio).lines()
-    assert lines, "the client wrote nothing on the server's stdin"
-    unterminated = [line for line in lines if not line.endswith("\n")]
-    assert not unterminated, f"messages without their newline: {unterminated[:3]}"
+    judge_client_session(run_stdio_client, scripted_stdio, check_lines_end_with_a_newline)
 
 
 @for_req("stdio-no-embedded-newlines", "client")
 def test_no_client_message_spans_several_lines(
     revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
 ) -> None:
-    for line in client_session(run_stdio_client, scripted_stdio).lines():
-        parsed(line)  # a message split over lines leaves lines that are not JSON
+    judge_client_session(run_stdio_client, scripted_stdio, check_each_line_is_one_message)
 
 
 @for_req("stdio-client-stdin-only-mcp", "client")
 def test_the_servers_stdin_carries_only_mcp_messages(
     revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
 ) -> None:
-    for line in client_session(run_stdio_client, scripted_stdio).lines():
-        problems = violations(revision, "JSONRPCMessage", parsed(line))
-        assert not problems, f"the server's stdin carried {line[:200]!r}: " + "; ".join(problems)
+    judge_client_session(run_stdio_client, scripted_stdio, lambda record: check_only_mcp_messages(record, revision))
 
 
 @for_req("stdio-client-no-responses", "client")
 def test_a_modern_client_writes_no_responses(
     revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
 ) -> None:
-    frames = client_session(run_stdio_client, scripted_stdio).frames()
-    messages = [m for f in frames for m in (f if isinstance(f, list) else [f])]
-    responses = [m for m in messages if not (isinstance(m, dict) and "method" in m)]
-    assert messages and not responses, f"the client wrote responses: {responses}"
+    judge_client_session(run_stdio_client, scripted_stdio, check_no_responses)
 
 
 @for_req("stdio-client-cancel-notification", "client")
@@ -351,13 +368,6 @@ def test_the_client_copes_with_whatever_the_server_logs_on_stderr(
     )
 
 
-def delivered_events(run: ClientRun) -> dict[str, str | None]:
-    """The events each subscription delivered to the application, as the two_subscriptions scenario says."""
-    lines = [line for line in run.output.splitlines() if line.startswith("mcp-matrix: delivered ")]
-    assert lines, f"the client did not report its subscriptions:\n{run.output[-2000:]}"
-    return json.loads(lines[-1].removeprefix("mcp-matrix: delivered "))
-
-
 @for_req("stdio-client-correlate-subscription-notifications", "client")
 def test_a_notification_reaches_the_subscription_it_names(
     revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
@@ -373,9 +383,9 @@ def test_a_notification_reaches_the_subscription_it_names(
         for e in scripted_stdio.record.messages("server-to-client")
         if e["payload"].get("method") == "notifications/tools/list_changed"
     ]
-    assert len(stamped) == 1, f"the scripted server sent {len(stamped)} stamped notifications"
-    assert stamped[0] in listens, f"the notification names {stamped[0]!r}; the client's subscriptions are {listens}"
-    delivered = delivered_events(run)
+    delivered = run.report("delivered")  # subscription id -> the event it delivered to the application
+    if len(stamped) != 1 or stamped[0] not in listens or delivered is None:
+        raise HarnessError(f"the scenario did not go as scripted: listens {listens}, stamps {stamped}:\n{run.output}")
     expected = {str(listen): "ToolsListChanged" if listen == stamped[0] else None for listen in listens}
     assert delivered == expected, f"subscriptions delivered {delivered}; stamped for {stamped[0]!r}: {expected}"
 

@@ -139,15 +139,21 @@ def test_the_clients_binding_delivers_its_requests_and_notifications(
 ) -> None:
     """The requests of a session reach the server; on stdio so does the cancellation of an abandoned call
     (over Streamable HTTP, 2026-07-28 has the client send no notification: closing the stream cancels)."""
-    run_peer_client("tools_call").require_completed()
-    methods = [f.get("method") for f in scripted_peer.requests()]
-    assert "tools/list" in methods and "tools/call" in methods, f"the server received the requests {methods}"
-    assert tool_calls(scripted_peer)[0]["params"].get("arguments") == {"text": "hello"}, tool_calls(scripted_peer)
+    run_peer_client("tools_call").judge(lambda: check_requests_delivered(scripted_peer))
     if isinstance(scripted_peer, ScriptedStdio):
         scripted_peer.hold.add("tools/call")
-        run_peer_client("cancel").require_completed()
-        sent = [f.get("method") for f in scripted_peer.frames() if isinstance(f, dict) and "id" not in f]
-        assert "notifications/cancelled" in sent, f"the abandoned call's cancellation never came: {sent}"
+        run_peer_client("cancel").judge(lambda: check_cancellation_delivered(scripted_peer))
+
+
+def check_requests_delivered(server: ScriptedPeer) -> None:
+    methods = [f.get("method") for f in server.requests()]
+    assert "tools/list" in methods and "tools/call" in methods, f"the server received the requests {methods}"
+    assert tool_calls(server)[0]["params"].get("arguments") == {"text": "hello"}, tool_calls(server)
+
+
+def check_cancellation_delivered(server: ScriptedPeer) -> None:
+    sent = [f.get("method") for f in server.frames() if isinstance(f, dict) and "id" not in f]
+    assert "notifications/cancelled" in sent, f"the abandoned call's cancellation never came: {sent}"
 
 
 @for_req("transports-binding-delivers-server-messages", "client", transports=BOTH_TRANSPORTS)

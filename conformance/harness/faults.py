@@ -41,6 +41,7 @@ KINDS = (
     "http-early",
     "reorder",
     "reverse",
+    "misreport",
 )
 EVERY_METHOD = "*"  # a fault's target that names every method but the handshake (`make mutate`)
 SESSION_OPENING = ("initialize", "notifications/initialized")  # every test reads them: no test's own subject
@@ -98,6 +99,15 @@ class Fault:
         if self.kind != "sse-event-id" or not self.targets(target):
             return events
         return [event | {"id": str(self.value)} if "id" in event else event for event in events]
+
+    def rewrite_report(self, name: str, report: Any) -> Any:
+        """What the client tells its application under ``name`` (``ClientRun.report``): for ``misreport``
+        of that report, each entry's value handed to the next entry, as a client that gives each
+        subscription what another received would tell it."""
+        if self.kind != "misreport" or name != self.target or not isinstance(report, dict) or len(report) < 2:
+            return report
+        values = list(report.values())
+        return dict(zip(report, values[-1:] + values[:-1], strict=True))
 
     def applies_to(self, frame: Any, method_of: Callable[[Any], str | None]) -> bool:
         return isinstance(frame, dict) and (self.targets(frame.get("method")) or self.targets(method_of(frame)))
@@ -244,6 +254,11 @@ def inject_raw_before(target: str, text: str) -> Fault:
 def strip_newline(target: str) -> Fault:
     """The answer to ``target`` without its terminating newline."""
     return Fault("strip-newline", target)
+
+
+def misreport(report: str) -> Fault:
+    """The client's ``report`` to its application with each entry's value given to the next entry."""
+    return Fault("misreport", report, description=f"each entry of the client's {report!r} report given another's value")
 
 
 def pretty_print(target: str) -> Fault:

@@ -34,4 +34,5 @@ def modern_meta(protocol_version: str, capabilities: dict | None = None) -> dict
 # The client driver's contract (conformance/fixtures/client.py), as the official suite runs clients.
 SCENARIO_VARIABLE = "MCP_CONFORMANCE_SCENARIO"
 REVISION_VARIABLE = "MCP_MATRIX_REVISION"
-COMPLETED = "mcp-matrix: scenario completed"  # the last line on stdout of a scenario that ran to its end
+REPORT_PREFIX = "mcp-matrix: "  # a line the client driver prints for its application (``ClientRun.report``)
+COMPLETED = f"{REPORT_PREFIX}scenario completed"  # the last line on stdout of a scenario that ran to its end

@@ -784,10 +784,6 @@ def _as_defined(revision: str, definition: str, frame: dict) -> dict:
     return {key: value for key, value in frame.items() if key not in ("jsonrpc", "id")}
 
 
-def _no_method(frame: Any) -> None:
-    return None
-
-
 def _closed_by_peer(connection: socket.socket, seconds: float) -> bool:
     """Wait up to ``seconds`` for the client to close its end of ``connection`` (it sends nothing
     more on a request's stream): True if it did."""

@@ -119,6 +119,9 @@ class ScriptedStdioServer:
             self.answers[method] = fixed_answer(json.loads(result))
         self.paces = {method: Pace.from_json(pace) for method, pace in (item.split("=", 1) for item in options.pace)}
         self.client_answers = ClientAnswers()  # the client's answers to our own requests (Pace.ask)
+        self._unread = b""  # what we have read of a line not yet ended
+        self._held: list[bytes] = []  # the fault's store (a reordered frame) and its count (one occurrence)
+        self._counts: dict[str, int] = {}
         self.parent = ParentWatch()
         self.requests: queue.Queue[dict | None] = queue.Queue()
         self._recording = threading.Lock()  # a line's events, or an answer's, go into the record whole
@@ -134,6 +137,8 @@ class ScriptedStdioServer:
         responder.start()
         for line in iter(stdin.readline, b""):
             self._receive(line)
+        if self._unread:  # the last line, without its newline
+            self._serve(self._unread)
         self.trace.lifecycle("client-to-server", "stdin-closed", client_alive=self.parent.alive())
         self.requests.put(None)
         if self.linger:  # a server that does not exit on end-of-file: only a signal (or our bound) ends it
@@ -179,10 +184,24 @@ class ScriptedStdioServer:
             self._write({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": stamp}})
 
     def _receive(self, line: bytes) -> None:
-        """Record a line as the tests will judge it (through the fault, if any); answer it as sent."""
+        """A line as the client wrote it. The fault, if any, stands between the client and us: what it
+        lets through is what we read, line by line (a line it leaves without its newline runs into the
+        next one, as on a real pipe), record and answer."""
+        sent = (
+            self.fault.mutate(line, self.client_answers.method_answered, self._held, self._counts)
+            if self.fault
+            else [line]
+        )
+        for piece in sent:
+            self._unread += piece
+            while b"\n" in self._unread:
+                read, self._unread = self._unread.split(b"\n", 1)
+                self._serve(read + b"\n")
+
+    def _serve(self, line: bytes) -> None:
+        """Record a line we read and answer it: a parse error for a line that is not JSON."""
         with self._recording:
-            for judged in self.fault.mutate(line, self.client_answers.method_answered) if self.fault else [line]:
-                self._record(judged)
+            self._record(line)
         try:
             sent = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):  # not JSON, or not UTF-8
@@ -306,17 +325,15 @@ def fixed_answer(result: dict) -> Answer:
 
 
 def fault_to_json(fault: Fault) -> str:
-    return json.dumps({"kind": fault.kind, "target": fault.target, "path": fault.path, "value": fault.value})
+    fields = {"kind": fault.kind, "target": fault.target, "path": fault.path, "value": fault.value}
+    return json.dumps(fields | {"occurrence": fault.occurrence})
 
 
 def fault_from_json(text: str) -> Fault:
     fields = json.loads(text)
     target = fields["target"]
-    return Fault(fields["kind"], tuple(target) if isinstance(target, list) else target, fields["path"], fields["value"])
-
-
-def _no_method(frame: Any) -> None:
-    return None
+    target = tuple(target) if isinstance(target, list) else target
+    return Fault(fields["kind"], target, fields["path"], fields["value"], occurrence=fields["occurrence"])
 
 
 def restart_record(record: Path, start: int) -> Path:
@@ -329,7 +346,7 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--revision", required=True)
     parser.add_argument("--record", required=True, type=Path, help="the session trace to write (JSONL)")
     parser.add_argument("--spec-cache", help="the pinned spec's cache directory (MCP_SPEC_CACHE)")
-    parser.add_argument("--fault", help="a fault (JSON) that damages the record, not the exchange")
+    parser.add_argument("--fault", help="a fault (JSON) on what the client sends, before we read it")
     parser.add_argument("--hold", action="append", default=[], help="leave requests of this method unanswered")
     parser.add_argument("--error", action="append", default=[], help="METHOD=CODE: answer METHOD with that error")
     parser.add_argument("--result", action="append", default=[], help="METHOD=JSON: answer METHOD with that result")

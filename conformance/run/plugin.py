@@ -20,7 +20,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -28,7 +28,7 @@ from conformance import PROJECT_ROOT
 from conformance.catalogue.errors import InputError, InputErrors
 from conformance.catalogue.vocabulary import REVISIONS, SIDES
 from conformance.harness.faults import MUTATIONS, Fault
-from conformance.harness.frames import COMPLETED, REVISION_VARIABLE, SCENARIO_VARIABLE
+from conformance.harness.frames import COMPLETED, REPORT_PREFIX, REVISION_VARIABLE, SCENARIO_VARIABLE
 from conformance.harness.http import HttpPeer, require_loopback
 from conformance.harness.http_sse import HttpSsePeer
 from conformance.harness.launcher import CommandLauncher, HttpServerProcess, Launcher, ServerProcess, WarmLauncher
@@ -317,6 +317,9 @@ CLIENT_DRIVER_MODULE = "conformance.fixtures.client"
 CLIENT_RUN_SECONDS = 20.0
 
 
+Judged = TypeVar("Judged")
+
+
 @dataclass
 class ClientRun:
     """One run of the client under test through a scenario, against the scripted server."""
@@ -324,11 +327,38 @@ class ClientRun:
     scenario: str
     completed: bool
     output: str
+    fault: Fault | None = None  # under --falsify: the fault on the client (see ``report``)
 
     def require_completed(self) -> None:
         """A client that did not finish its scenario leaves nothing to judge: the harness says so."""
         if not self.completed:
             raise HarnessError(f"the client did not complete scenario {self.scenario!r}:\n{self.output[-2000:]}")
+
+    def judge(self, check: Callable[[], Judged]) -> Judged:
+        """Run ``check`` on what the client sent, then require the run to have completed. A client whose
+        broken message stalled the exchange (the peer could not read it, so never answered) fails at the
+        check, the stall noted beside the evidence; only a stall with nothing to blame in the record is
+        the harness's (``require_completed``). Returns what ``check`` returns."""
+        try:
+            judged = check()
+        except AssertionError as failure:
+            if not self.completed:
+                failure.add_note(
+                    f"and the exchange stalled: the client did not complete scenario {self.scenario!r} "
+                    f"within {CLIENT_RUN_SECONDS:g} s; its last output:\n{self.output[-1000:]}"
+                )
+            raise
+        self.require_completed()
+        return judged
+
+    def report(self, name: str) -> Any:
+        """What the client told its application under ``name``: the JSON of its last
+        ``mcp-matrix: <name> <JSON>`` line (None if it printed none), as the fault, if any, makes it read
+        (``Fault.rewrite_report``: a client that tells its application something else)."""
+        prefix = f"{REPORT_PREFIX}{name} "
+        said = [line.removeprefix(prefix) for line in self.output.splitlines() if line.startswith(prefix)]
+        report = json.loads(said[-1]) if said else None
+        return self.fault.rewrite_report(name, report) if self.fault is not None else report
 
 
 @pytest.fixture(scope="session")
@@ -378,7 +408,8 @@ def run_client(client_launcher: Launcher, scripted_server: ScriptedServer, revis
     """Run the client under test through a scenario against the scripted server, bounded in time."""
 
     def run(scenario: str) -> ClientRun:
-        return run_client_process(client_launcher, scenario, revision, [scripted_server.url])
+        argv = [scripted_server.url]
+        return run_client_process(client_launcher, scenario, revision, argv, fault=scripted_server.fault)
 
     return run
 
@@ -413,7 +444,9 @@ def run_stdio_client(
 
     def run(scenario: str) -> ClientRun:
         argv = ["--transport", "stdio", "--", *scripted_stdio.command()]
-        return run_client_process(client_launcher, scenario, revision, argv, settle=scripted_stdio.load)
+        return run_client_process(
+            client_launcher, scenario, revision, argv, settle=scripted_stdio.load, fault=scripted_stdio.fault
+        )
 
     return run
 
@@ -432,7 +465,8 @@ def run_sse_client(
     scripted server's SSE endpoint) as its last arguments. Bounded in time."""
 
     def run(scenario: str) -> ClientRun:
-        return run_client_process(client_launcher, scenario, revision, ["--transport", SSE, scripted_sse_server.url])
+        argv = ["--transport", SSE, scripted_sse_server.url]
+        return run_client_process(client_launcher, scenario, revision, argv, fault=scripted_sse_server.fault)
 
     return run
 
@@ -463,7 +497,12 @@ def _client_fixtures(transport: str) -> tuple[str, str]:
 
 
 def run_client_process(
-    launcher: Launcher, scenario: str, revision: str, argv: list[str], settle: Callable[[], object] | None = None
+    launcher: Launcher,
+    scenario: str,
+    revision: str,
+    argv: list[str],
+    settle: Callable[[], object] | None = None,
+    fault: Fault | None = None,
 ) -> ClientRun:
     """One run of the client under test, bounded in time. Its stdout ends when it does; then the client
     is stopped if it still runs, ``settle`` waits for whatever it launched (a stdio server shares its
@@ -485,7 +524,7 @@ def run_client_process(
     process.close_pipes()
     text = b"\n".join(output.get(name, b"") for name in ("stdout", "stderr")).decode("utf-8", "replace")
     exited_cleanly = process.popen is None or process.popen.returncode == 0
-    return ClientRun(scenario, exited_cleanly and COMPLETED in text, text)
+    return ClientRun(scenario, exited_cleanly and COMPLETED in text, text, fault)
 
 
 @pytest.fixture
