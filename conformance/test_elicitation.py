@@ -262,15 +262,25 @@ def test_a_form_request_may_leave_out_its_mode(revision: str, server: Peer) -> N
 def test_elicitations_keep_to_the_modes_the_client_declared(
     revision: str, server: Peer, open_session: SessionFactory
 ) -> None:
-    form_only = ask_each(server, (*FORM_ROLES, URL_ROLE), {"elicitation": {}})  # {} declares form alone
-    wrong = [f"{call.role}: {params}" for call in form_only for params in call.requests if is_url_mode(params)]
-    if server.stateless:
-        url_only = ask_each(server, (*FORM_ROLES, URL_ROLE), declared(revision, "url"))
+    """Three clients call every elicitation role's tool: one declaring form mode alone (an empty
+    ``elicitation``), one URL mode alone, one no elicitation at all; each is asked only in its modes."""
+    roles = (*FORM_ROLES, URL_ROLE)
+    form_only = ask_each(server, roles, {"elicitation": {}})
+    if server.stateless:  # no session: each call declares its own
+        url_only = ask_each(server, roles, declared(revision, "url"))
+        undeclared = ask_each(server, roles, {})
     else:
-        with open_session(revision) as other:
-            url_only = ask_each(other, (*FORM_ROLES, URL_ROLE), declared(revision, "url"))
-    wrong += [f"{call.role}: {params}" for call in url_only for params in call.requests if not is_url_mode(params)]
-    asked_anything(form_only + url_only, "elicitation")
+        with open_session(revision) as second, open_session(revision) as third:
+            url_only = ask_each(second, roles, declared(revision, "url"))
+            undeclared = ask_each(third, roles, {})
+    wrong = [
+        f"form only, {call.role}: {params}" for call in form_only for params in call.requests if is_url_mode(params)
+    ]
+    wrong += [
+        f"url only, {call.role}: {params}" for call in url_only for params in call.requests if not is_url_mode(params)
+    ]
+    wrong += [f"no elicitation, {call.role}: {params}" for call in undeclared for params in call.requests]
+    asked_anything(form_only + url_only + undeclared, "elicitation")
     assert not wrong, "elicitation requests in a mode the client did not declare:\n" + "\n".join(wrong)
 
 
