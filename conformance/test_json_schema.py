@@ -12,30 +12,62 @@ a hostile schema for its validator), the server has nothing to validate: see doc
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from jsonschema import Draft7Validator, Draft202012Validator, SchemaError, validators
 
+from conformance.harness.exchanges import converse, declared
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
 from conformance.harness.roles import Binding, bound, require_role
 from conformance.harness.surface import call, listed_tools
+from conformance.harness.wire import tool_call
 from conformance.matrix.covers import for_req
 
 DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
-SCHEMA_MEMBERS = ("inputSchema", "outputSchema")
+SCHEMA_MEMBERS = ("inputSchema", "outputSchema", "requestedSchema")
+
+
+def schema_requests(peer: Peer) -> Iterator[dict]:
+    """Calls of the tools whose requests to the client carry a schema (an elicitation's requestedSchema,
+    the tools of a sampling request), each declaring the capability it needs (the roles the profile binds)."""
+    for number, role in enumerate(("elicitation-tool", "sampling-tool"), 1):
+        if tool := peer.roles.get(role):
+            call = tool_call(peer, f"schemas-{number}", tool.name, tool.args())
+            call["params"] = declared(peer, call["params"])
+            yield call
+
+
+def schemas_in(node: Any, where: str) -> Iterator[tuple[str, Any]]:
+    """Every schema member (``inputSchema``, ``outputSchema``, ``requestedSchema``) anywhere in ``node``."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in SCHEMA_MEMBERS:
+                yield f"{where}.{key}", value
+            else:
+                yield from schemas_in(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from schemas_in(value, f"{where}[{index}]")
 
 
 def schemas_of(peer: Peer) -> list[tuple[str, Any]]:
-    """Every schema the server's ``tools/list`` carries, with where it sits (``tool.inputSchema``)."""
-    return [
+    """Every schema the server sends: those of its tools in ``tools/list`` (every page), and those of the
+    requests and results of the tools that ask the client for something (elicitation, sampling)."""
+    frames = [seen.frame for seen in converse(peer, schema_requests).seen]  # opens the session, declaring them
+    found = [
         (f"{tool.get('name')}.{member}", tool[member])
         for tool in listed_tools(peer)
         for member in SCHEMA_MEMBERS
         if member in tool
     ]
+    for frame in frames:
+        label = frame.get("method", f"response {frame.get('id')}") if isinstance(frame, dict) else "batch"
+        found.extend(schemas_in(frame, label))
+    return found
 
 
 def declared_dialect(schema: Any) -> Any:
