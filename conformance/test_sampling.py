@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator, validators
 
 from conformance.harness.exchanges import CLIENT_RESULTS, SAMPLED, is_request
 from conformance.harness.frames import BOTH_TRANSPORTS
@@ -153,3 +154,190 @@ def test_a_malformed_sample_is_not_taken(revision: str, transport: str, peer: Pe
     result = answer.get("result") if isinstance(answer.get("result"), dict) else None
     taken = result is not None and result.get("isError") is not True and result.get("resultType") != "input_required"
     assert not taken, f"a sample without text or model was taken: {answer}"
+
+
+# -- a sampling tool loop (2025-11-25 on): the server offers tools, the harness's "model" asks for them ----------
+
+TOOLS_CAPABILITY = {"sampling": {"tools": {}}}
+MAX_ROUNDS = 10  # sampling requests one tool call may make before its loop counts as unbounded
+USE_META_KEY = "com.example.mcp-matrix/use"
+
+
+def model_turn(request: dict, turn: int) -> dict:
+    """The harness's "model": it asks for the first tool a request offers (unless toolChoice forbids it),
+    its tool_use carrying a _meta of its own; else it answers with text."""
+    params = params_of(request)
+    tools = [t for t in params.get("tools") or [] if isinstance(t, dict) and t.get("name")]
+    if not tools or (params.get("toolChoice") or {}).get("mode") == "none":
+        return dict(SAMPLED)
+    tool = tools[0]
+    schema = tool.get("inputSchema") or {}
+    arguments = {name: "Paris" for name in schema.get("required") or ()}
+    use = {
+        "type": "tool_use",
+        "id": f"mcp-matrix-use-{turn}",
+        "name": tool["name"],
+        "input": arguments,
+        "_meta": {USE_META_KEY: f"turn {turn}"},
+    }
+    return {"role": "assistant", "content": [use], "model": "mcp-matrix", "stopReason": "toolUse"}
+
+
+def tool_loop(peer: Peer) -> tuple[list[dict], dict[str, dict]]:
+    """The sampling requests of the tool-loop role, in order, as the harness's model asks for a tool in every
+    turn (at most MAX_ROUNDS of them are answered), and the tool_use blocks it gave, by id."""
+    bound(peer, "sampling-tool-loop-tool")
+    peer.open(TOOLS_CAPABILITY)
+    tool = require_role(peer, "sampling-tool-loop-tool")
+    requests: list[dict] = []
+    given: dict[str, dict] = {}
+
+    def answer(request: dict) -> dict:
+        requests.append(request)
+        turn = model_turn(request, len(requests))
+        given.update({b["id"]: b.get("_meta") for b in turn["content"] if isinstance(turn["content"], list)})
+        return turn
+
+    if peer.stateless:
+        response = modern_call(peer, tool, TOOLS_CAPABILITY, "loop-0")
+        while sampling_questions(response) and len(requests) < MAX_ROUNDS:
+            answers_now = {key: answer(request) for key, request in sampling_questions(response).items()}
+            state = response["result"].get("requestState")
+            retry = {"inputResponses": answers_now} | ({"requestState": state} if isinstance(state, str) else {})
+            response = modern_call(peer, tool, TOOLS_CAPABILITY, f"loop-{len(requests)}", **retry)
+    else:
+        wire = Wire(peer)
+        call = wire.send(tool_call(peer, "loop", tool.name, tool.args()))
+        while len(requests) < MAX_ROUNDS:
+            frame = wire.until(lambda f: is_request(f) or answers(f, call.id), f"answer to {tool.name}")
+            if not is_request(frame):
+                break
+            result = CLIENT_RESULTS.get(frame["method"], {})
+            if frame["method"] == SAMPLING:
+                result = answer(frame)
+            peer.send({"jsonrpc": "2.0", "id": frame["id"], "result": result})
+    if len(requests) < 2:
+        pytest.skip(f"fixture-missing: {tool.name} sent {len(requests)} sampling request(s), no tool result")
+    return requests, given
+
+
+def blocks(message: Any) -> list[dict]:
+    """The content blocks of a sampling message (its content: one block or a list)."""
+    content = message.get("content") if isinstance(message, dict) else None
+    found = content if isinstance(content, list) else [content]
+    return [block for block in found if isinstance(block, dict)]
+
+
+def messages_of(request: dict) -> list[dict]:
+    messages = params_of(request).get("messages")
+    return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
+
+
+@for_req("sampling-tool-result-message-exclusive", "server", transports=BOTH_TRANSPORTS)
+def test_a_message_with_tool_results_holds_nothing_else(revision: str, transport: str, peer: Peer) -> None:
+    requests, _ = tool_loop(peer)
+    mixed = [
+        message
+        for request in requests
+        for message in messages_of(request)
+        if any(b.get("type") == "tool_result" for b in blocks(message))
+        and any(b.get("type") != "tool_result" for b in blocks(message))
+    ]
+    assert not mixed, f"messages mixing tool_result with other content: {mixed}"
+
+
+@for_req("sampling-tool-use-result-balance", "server", transports=BOTH_TRANSPORTS)
+def test_every_tool_use_is_answered_in_the_next_message(revision: str, transport: str, peer: Peer) -> None:
+    """In each request's messages, an assistant message with tool_use blocks is followed at once by a user
+    message holding a tool_result for each of them."""
+    requests, _ = tool_loop(peer)
+    problems = []
+    for request in requests:
+        messages = messages_of(request)
+        for index, message in enumerate(messages):
+            uses = [b.get("id") for b in blocks(message) if b.get("type") == "tool_use"]
+            if message.get("role") != "assistant" or not uses:
+                continue
+            following = messages[index + 1] if index + 1 < len(messages) else {}
+            answered = {b.get("toolUseId") for b in blocks(following) if b.get("type") == "tool_result"}
+            if following.get("role") != "user" or set(uses) - answered:
+                problems.append(f"tool_use {uses} followed by {json.dumps(following)[:200]}")
+    assert not problems, "\n".join(problems)
+
+
+@for_req("sampling-tool-result-id-matches-tooluseid", "server", transports=BOTH_TRANSPORTS)
+def test_every_tool_result_answers_an_earlier_tool_use(revision: str, transport: str, peer: Peer) -> None:
+    requests, _ = tool_loop(peer)
+    problems = []
+    for request in requests:
+        seen: set[Any] = set()
+        for message in messages_of(request):
+            for block in blocks(message):
+                if block.get("type") == "tool_use":
+                    seen.add(block.get("id"))
+                elif block.get("type") == "tool_result" and block.get("toolUseId") not in seen:
+                    problems.append(
+                        f"toolUseId {block.get('toolUseId')!r} answers no earlier tool_use ({sorted(seen)})"
+                    )
+    assert not problems, "\n".join(problems)
+
+
+@for_req("sampling-tool-result-output-schema-structuredcontent", "server", transports=BOTH_TRANSPORTS)
+def test_tool_results_conform_to_the_tools_output_schema(revision: str, transport: str, peer: Peer) -> None:
+    requests, _ = tool_loop(peer)
+    checked, problems = 0, []
+    for request in requests:
+        schemas = {t.get("name"): t.get("outputSchema") for t in params_of(request).get("tools") or []}
+        everything = [b for m in messages_of(request) for b in blocks(m)]
+        named = {b.get("id"): b.get("name") for b in everything if b.get("type") == "tool_use"}
+        for block in everything:
+            schema = schemas.get(named.get(block.get("toolUseId")))
+            if block.get("type") == "tool_result" and isinstance(schema, dict) and "structuredContent" in block:
+                checked += 1
+                validator = validators.validator_for(schema, default=Draft202012Validator)(schema)
+                errors = [e.message for e in validator.iter_errors(block["structuredContent"])]
+                if errors:
+                    problems.append(f"{block['structuredContent']!r} breaks the outputSchema: {errors}")
+    if not checked:
+        pytest.skip("fixture-missing: no tool result with structuredContent answered a tool with an outputSchema")
+    assert not problems, "\n".join(problems)
+
+
+@for_req("sampling-preserve-meta-toolusecontent", "server", transports=BOTH_TRANSPORTS)
+def test_tool_uses_are_passed_back_with_their_meta(revision: str, transport: str, peer: Peer) -> None:
+    """Each tool_use of the harness's model that the server passes back in a later request carries the
+    _meta the model gave it."""
+    requests, given = tool_loop(peer)
+    echoed = [b for r in requests for m in messages_of(r) for b in blocks(m) if b.get("type") == "tool_use"]
+    echoed = [b for b in echoed if b.get("id") in given]
+    if not echoed:
+        pytest.skip("fixture-missing: the server passed back none of the model's tool uses")
+    changed = [b for b in echoed if b.get("_meta") != given[b["id"]]]
+    assert not changed, f"tool uses passed back without their _meta ({[given[b['id']] for b in changed]}): {changed}"
+
+
+@for_req("sampling-preserve-meta-toolresultcontent", "server", transports=BOTH_TRANSPORTS)
+def test_tool_results_passed_again_keep_their_meta(revision: str, transport: str, peer: Peer) -> None:
+    """A tool result the server sends in one request and again in a later one carries the same _meta."""
+    requests, _ = tool_loop(peer)
+    first_seen: dict[Any, Any] = {}
+    repeated, changed = 0, []
+    for request in requests:
+        for block in (b for m in messages_of(request) for b in blocks(m) if b.get("type") == "tool_result"):
+            key = block.get("toolUseId")
+            if key in first_seen:
+                repeated += 1
+                if block.get("_meta") != first_seen[key]:
+                    changed.append(f"{key}: _meta {first_seen[key]!r}, later {block.get('_meta')!r}")
+            else:
+                first_seen[key] = block.get("_meta")
+    if not repeated:
+        pytest.skip("fixture-missing: no tool result was passed again in a later request")
+    assert not changed, "\n".join(changed)
+
+
+@for_req("sampling-tool-loop-iteration-limit", "server", transports=BOTH_TRANSPORTS)
+def test_a_tool_loop_ends(revision: str, transport: str, peer: Peer) -> None:
+    """The harness's model asks for a tool in every turn: the server stops asking within MAX_ROUNDS requests."""
+    requests, _ = tool_loop(peer)
+    assert len(requests) < MAX_ROUNDS, f"the tool loop was still sampling after {len(requests)} requests"

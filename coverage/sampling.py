@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import set_field
+from conformance.harness.faults import inject_frames_before, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_sampling.py"
@@ -20,7 +20,110 @@ def asking(**params: object) -> dict:
     return {"resultType": "input_required", "inputRequests": {"q": question}}
 
 
+# A sampling tool loop, as the faults rewrite it: the weather question, the model's tool use (turn 1, without
+# the _meta the harness gave it), and its result.
+WEATHER = {
+    "name": "get_weather",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+    "outputSchema": {"type": "object", "properties": {"temperature": {"type": "number"}}},
+}
+QUESTION = {"role": "user", "content": {"type": "text", "text": "What is the weather in Paris?"}}
+USE = {"type": "tool_use", "id": "mcp-matrix-use-1", "name": "get_weather", "input": {"city": "Paris"}}
+USED = {"role": "assistant", "content": [USE]}
+RESULT = {"type": "tool_result", "toolUseId": "mcp-matrix-use-1", "content": [{"type": "text", "text": "18"}]}
+ANSWERED = {"role": "user", "content": [RESULT]}
+LOOPS = {  # test -> the messages of the loop's second request under its fault
+    "exclusive": [QUESTION, USED, {"role": "user", "content": [RESULT, {"type": "text", "text": "and more"}]}],
+    "balance": [QUESTION, USED, QUESTION],
+    "id": [QUESTION, USED, {"role": "user", "content": [RESULT | {"toolUseId": "mcp-matrix-use-404"}]}],
+    "structured": [
+        QUESTION,
+        USED,
+        {"role": "user", "content": [RESULT | {"structuredContent": {"temperature": "warm"}}]},
+    ],
+    "use-meta": [QUESTION, USED, ANSWERED],
+}
+THIRD_WITHOUT_RESULT_META = [  # the loop's third request, its first result passed again without its _meta
+    QUESTION,
+    {"role": "assistant", "content": [USE | {"_meta": {"com.example.mcp-matrix/use": "turn 1"}}]},
+    ANSWERED,
+    {
+        "role": "assistant",
+        "content": [USE | {"id": "mcp-matrix-use-2", "_meta": {"com.example.mcp-matrix/use": "turn 2"}}],
+    },
+    {"role": "user", "content": [RESULT | {"toolUseId": "mcp-matrix-use-2"}]},
+]
+PUSHED_SAMPLING = [  # ten sampling requests offering a tool, as an unbounded loop would send them
+    {
+        "jsonrpc": "2.0",
+        "id": f"mcp-matrix-loop-{n}",
+        "method": "sampling/createMessage",
+        "params": {"messages": [QUESTION], "maxTokens": 10, "tools": [WEATHER]},
+    }
+    for n in range(10)
+]
+
+
+def loop_covers(requirement: str, test: str, messages: list, occurrence: int = 2) -> list[Cover]:
+    """The tool-loop test's covers: its fault rewrites the messages of the loop's Nth sampling request."""
+    return [
+        Cover(
+            requirement,
+            "server",
+            f"{TESTS}::{test}",
+            fault=set_field("sampling/createMessage", "params.messages", messages, occurrence=occurrence),
+            revisions="2025-11-25",
+        ),
+        Cover(
+            requirement,
+            "server",
+            f"{TESTS}::{test}",
+            fault=set_field("tools/call", "result", asking(messages=messages, tools=[WEATHER]), occurrence=occurrence),
+            revisions="2026-07-28",
+        ),
+    ]
+
+
 COVERS: list[Cover] = [
+    *loop_covers(
+        "sampling-tool-result-message-exclusive",
+        "test_a_message_with_tool_results_holds_nothing_else",
+        LOOPS["exclusive"],
+    ),
+    *loop_covers(
+        "sampling-tool-use-result-balance", "test_every_tool_use_is_answered_in_the_next_message", LOOPS["balance"]
+    ),
+    *loop_covers(
+        "sampling-tool-result-id-matches-tooluseid", "test_every_tool_result_answers_an_earlier_tool_use", LOOPS["id"]
+    ),
+    *loop_covers(
+        "sampling-tool-result-output-schema-structuredcontent",
+        "test_tool_results_conform_to_the_tools_output_schema",
+        LOOPS["structured"],
+    ),
+    *loop_covers(
+        "sampling-preserve-meta-toolusecontent", "test_tool_uses_are_passed_back_with_their_meta", LOOPS["use-meta"]
+    ),
+    *loop_covers(
+        "sampling-preserve-meta-toolresultcontent",
+        "test_tool_results_passed_again_keep_their_meta",
+        THIRD_WITHOUT_RESULT_META,
+        occurrence=3,
+    ),
+    Cover(
+        "sampling-tool-loop-iteration-limit",
+        "server",
+        f"{TESTS}::test_a_tool_loop_ends",
+        fault=inject_frames_before("tools/call", PUSHED_SAMPLING),
+        revisions="2025-11-25",
+    ),
+    Cover(
+        "sampling-tool-loop-iteration-limit",
+        "server",
+        f"{TESTS}::test_a_tool_loop_ends",
+        fault=set_field("tools/call", "result", asking(tools=[WEATHER])),  # every round asks again
+        revisions="2026-07-28",
+    ),
     Cover(
         "sampling-tools-require-capability",
         "server",
@@ -95,20 +198,6 @@ COVERS: list[Cover] = [
 ]
 
 GAPS: list[Gap] = [
-    *gaps(
-        "#11",
-        "needs a role that runs a sampling tool loop (offers tools in sampling/createMessage, runs the tool the "
-        "model asked for, and sends its result back in the next request); the fixture has none",
-        {
-            "sampling-tool-result-message-exclusive": "server",
-            "sampling-tool-use-result-balance": "server",
-            "sampling-tool-result-id-matches-tooluseid": "server",
-            "sampling-tool-result-output-schema-structuredcontent": "server",
-            "sampling-preserve-meta-toolresultcontent": "server",
-            "sampling-preserve-meta-toolusecontent": "server",
-            "sampling-tool-loop-iteration-limit": "server",
-        },
-    ),
     *gaps(
         "L-087",
         "what counts as sensitive in sampling messages and what care is appropriate is the implementation's own "

@@ -207,6 +207,12 @@ ROLES: Mapping[str, Role] = _roles(
     ),
     Role("roots-tool", "tool", "asks the client for its roots (roots/list) when the client declared roots"),
     Role(
+        "sampling-tool-loop-tool",
+        "tool",
+        "runs a sampling tool loop when the client declared sampling.tools: offers a tool in sampling/createMessage, "
+        "runs it each time the model asks, and sends its result back (the conversation so far) in the next request",
+    ),
+    Role(
         "request-state-tool",
         "tool",
         "at 2026-07-28 asks the client for input in an input_required result whose requestState its retry needs: "
