@@ -421,6 +421,20 @@ def test_a_request_state_is_refused_on_another_request(revision: str, transport:
     precondition(completed(genuine), f"on its own request the state did not complete either: {genuine}")
 
 
+@for_req("mrtr-request-state-single-use", "server", transports=BOTH_TRANSPORTS)
+def test_a_single_use_request_state_is_redeemed_once(revision: str, transport: str, peer: Peer) -> None:
+    """The role's requestState may be redeemed once: its retry completes, and the same retry sent again
+    (the same answers, the same state, a new id) does not."""
+    bound(peer, "single-use-state-tool")
+    binding = require_role(peer, "single-use-state-tool")
+    response = first_round(peer, binding)
+    state_of(response)
+    redeemed = retry(peer, binding, response)
+    precondition(completed(redeemed), f"the first redemption did not complete: {redeemed}")
+    again = retry(peer, binding, response)
+    assert not completed(again), f"the same requestState was redeemed a second time: {again}"
+
+
 def other_arguments(binding: Binding) -> dict:
     """The binding's string arguments, each changed (another request to the same tool)."""
     changed = {k: f"{v} (another request)" for k, v in binding.arguments.items() if isinstance(v, str)}

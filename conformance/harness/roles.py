@@ -220,6 +220,12 @@ ROLES: Mapping[str, Role] = _roles(
         official="test_input_required_result_request_state",
     ),
     Role(
+        "single-use-state-tool",
+        "tool",
+        "at 2026-07-28 asks for a confirmation with a requestState that may be redeemed once (a one-time voucher): "
+        "the retry with the answer and that state completes the first time, and only then",
+    ),
+    Role(
         "multi-round-tool",
         "tool",
         "at 2026-07-28 asks the client for input in two rounds, the second question depending on the first answer",
