@@ -60,7 +60,7 @@ COVERS: list[Cover] = [
     cover(
         "tasks-create-task-result-promptly",
         "test_the_create_task_result_comes_before_the_work_is_done",
-        set_field("tasks/get", "result.status", "completed", occurrence=1),
+        set_field("tools/call", "result.task.status", "completed"),
     ),
     cover("tasks-id-string", "test_task_ids_are_strings", set_field("tools/call", "result.task.taskId", 7)),
     cover(
