@@ -9,14 +9,16 @@ result, and the harness retries with the answer (basic/patterns/mrtr).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance.harness.exchanges import CLIENT_RESULTS, is_request
 from conformance.harness.frames import BOTH_TRANSPORTS
-from conformance.harness.peer import ImplementationTimeout, Peer
+from conformance.harness.peer import ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import Binding, bound, optional_roles, require_role
 from conformance.harness.surface import open_standalone_stream
 from conformance.harness.wire import Wire, answers, tool_call
@@ -131,3 +133,69 @@ def test_a_changed_root_list_is_asked_for_again(revision: str, transport: str, p
         raise AssertionError(f"after notifications/roots/list_changed, {tool.name} did not end: {exc}") from None
     asked = [r for r in again if r.get("method") == "roots/list"]
     assert asked, f"after notifications/roots/list_changed, {tool.name} ran on without asking for the roots again"
+
+
+# -- a tool acting on paths: only under the roots --------------------------------------------------------------
+
+SECRET = "mcp-matrix: a file outside the client's roots"
+
+
+def bounded_reader(peer: Peer, tmp_path: Path) -> tuple[Callable[[str], dict], Path, Path]:
+    """A function reading a path with the role's tool, and two files on this machine (the target's too: the
+    harness reaches only loopback targets): one inside the root the harness reports, one outside it."""
+    root, elsewhere = tmp_path / "root", tmp_path / "elsewhere"
+    root.mkdir()
+    elsewhere.mkdir()
+    (root / "inside.txt").write_text("mcp-matrix: a file under the client's root\n", encoding="utf-8")
+    (elsewhere / "outside.txt").write_text(SECRET + "\n", encoding="utf-8")
+    roots = {"roots": [{"uri": root.as_uri(), "name": "mcp-matrix root"}]}
+    bound(peer, "roots-bounded-file-tool")
+    capabilities = {"roots": {}}
+    peer.open(capabilities)
+    open_standalone_stream(peer)
+    tool = require_role(peer, "roots-bounded-file-tool")
+    wire = Wire(peer) if not peer.stateless else None
+    count = iter(range(1, 100))
+
+    def read(path: str) -> dict:
+        reading = Binding(tool.role, tool.kind, tool.name, {**tool.arguments, "path": path})
+        label = f"read-{next(count)}"
+        if wire is not None:
+            return call_answering(peer, wire, reading, lambda _: roots, label)[0]
+        answer = modern_call(peer, reading, capabilities, label)
+        if keys := roots_questions(answer):
+            state = answer["result"].get("requestState")
+            retry = {"inputResponses": dict.fromkeys(keys, roots)} | ({"requestState": state} if state else {})
+            answer = modern_call(peer, reading, capabilities, f"{label}-retry", **retry)
+        return answer
+
+    # A server may take the roots on its own schedule (asked after initialization, applied once its answer is
+    # checked): the read under the root is tried again, for a bounded while, until the roots have arrived.
+    inside, deadline = str(root / "inside.txt"), time.monotonic() + peer.timeout
+    first = read(inside)
+    while not read_back(first) and time.monotonic() < deadline:
+        first = read(inside)
+    precondition(read_back(first), f"{tool.name} could not read a file under the client's root: {first}")
+    return read, root, elsewhere / "outside.txt"
+
+
+def read_back(answer: dict) -> bool:
+    result = answer.get("result") if isinstance(answer.get("result"), dict) else None
+    return result is not None and result.get("isError") is not True and result.get("resultType") != "input_required"
+
+
+@for_req("roots-server-respect-boundaries", "server", transports=BOTH_TRANSPORTS)
+def test_a_server_acts_only_under_the_roots(revision: str, transport: str, peer: Peer, tmp_path: Path) -> None:
+    """The tool reads a file under the client's root, and refuses one outside it."""
+    read, _, outside = bounded_reader(peer, tmp_path)
+    answer = read(str(outside))
+    assert not read_back(answer), f"a file outside the client's roots was read: {answer}"
+
+
+@for_req("roots-server-validate-paths", "server", transports=BOTH_TRANSPORTS)
+def test_a_path_climbing_out_of_the_roots_is_refused(revision: str, transport: str, peer: Peer, tmp_path: Path) -> None:
+    """A path that starts under the client's root and climbs out of it with '..' is refused."""
+    read, root, outside = bounded_reader(peer, tmp_path)
+    climbing = f"{root}/../{outside.parent.name}/{outside.name}"
+    answer = read(climbing)
+    assert not read_back(answer), f"{climbing}, outside the client's roots, was read: {answer}"

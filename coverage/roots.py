@@ -10,6 +10,7 @@ from conformance.matrix.covers import Cover, Gap, gaps
 TESTS = "conformance/test_roots.py"
 HANDSHAKE = "2024-11-05..2025-11-25"  # the server asks with a request of its own; at 2026-07-28 in inputRequests
 PUSHED_ROOTS_REQUEST = {"jsonrpc": "2.0", "id": "mcp-matrix-pushed-roots", "method": "roots/list"}
+READ = {"content": [{"type": "text", "text": "mcp-matrix: a file outside the client's roots"}]}  # every read done
 ASKING_ROOTS = {"resultType": "input_required", "inputRequests": {"roots": {"method": "roots/list"}}}
 
 COVERS: list[Cover] = [
@@ -34,6 +35,18 @@ COVERS: list[Cover] = [
         fault=set_field("tools/call", "error", {"code": -32603, "message": "root not found"}),
     ),
     Cover(
+        "roots-server-respect-boundaries",
+        "server",
+        f"{TESTS}::test_a_server_acts_only_under_the_roots",
+        fault=set_field("tools/call", "result", READ),
+    ),
+    Cover(
+        "roots-server-validate-paths",
+        "server",
+        f"{TESTS}::test_a_path_climbing_out_of_the_roots_is_refused",
+        fault=set_field("tools/call", "result", READ),
+    ),
+    Cover(
         "roots-server-handle-list-changes",
         "server",
         f"{TESTS}::test_a_changed_root_list_is_asked_for_again",
@@ -42,16 +55,6 @@ COVERS: list[Cover] = [
 ]
 
 GAPS: list[Gap] = [
-    *gaps(
-        "#11",
-        "needs a role that acts on paths (reads or lists files) under the client's roots, asked for a path "
-        "outside them and for one that climbs out with '..'; the fixture has none (server-filesystem's tools "
-        "could play it)",
-        {
-            "roots-server-respect-boundaries": "server",
-            "roots-server-validate-paths": "server",
-        },
-    ),
     *gaps(
         "L-086",
         "the page gives no criterion for a suitable cache of the roots, and a cache is internal to the server",

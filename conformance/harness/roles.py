@@ -207,6 +207,12 @@ ROLES: Mapping[str, Role] = _roles(
     ),
     Role("roots-tool", "tool", "asks the client for its roots (roots/list) when the client declared roots"),
     Role(
+        "roots-bounded-file-tool",
+        "tool",
+        "reads the text file its path argument names (an absolute path), and only one that lies under the client's "
+        "roots; it asks for the roots (when the client declared roots) or takes them as the client gave them",
+    ),
+    Role(
         "sampling-tool-loop-tool",
         "tool",
         "runs a sampling tool loop when the client declared sampling.tools: offers a tool in sampling/createMessage, "
