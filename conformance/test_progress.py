@@ -232,3 +232,94 @@ def requests_with_tokens(requests: list[dict]) -> list[dict]:
     if not carrying:
         pytest.skip("fixture-missing: the server put a progressToken on none of its requests")
     return carrying
+
+
+# -- the progress of a task (2025-11-25) ------------------------------------------------------------------
+#
+# The task tool is the one the server declares (``execution.taskSupport`` optional or required, on a server
+# whose capabilities declare ``tasks.requests.tools.call``), called task-augmented with a progress token and
+# the least arguments its inputSchema asks for; ``tasks/result`` waits for the task to end.
+
+TASK_TOKEN = "task-progress-token"
+TASK_BOUND = 30.0  # seconds a task may take to end (a bound on the wait for tasks/result, never a sleep)
+TERMINAL = ("completed", "failed", "cancelled")
+PLACEHOLDERS = {"string": "mcp-matrix", "integer": 1, "number": 1, "boolean": False, "array": [], "object": {}}
+
+
+def declared_task_tool(peer: Peer) -> dict:
+    """The first tool the server lists for task-augmented calls, or fixture-missing."""
+    peer.open()
+    tasks = ((peer.initialized or {}).get("capabilities") or {}).get("tasks")
+    if not isinstance((((tasks or {}).get("requests") or {}).get("tools") or {}).get("call"), dict):
+        pytest.skip(f"fixture-missing: the server declares no tasks.requests.tools.call: {tasks}")
+    for tool in peer.rpc("tools/list", check=False).get("result", {}).get("tools", []):
+        if ((tool.get("execution") or {}).get("taskSupport")) in ("optional", "required"):
+            return tool
+    pytest.skip("fixture-missing: the server lists no tool whose execution.taskSupport is optional or required")
+
+
+def least_arguments(tool: dict) -> dict:
+    schema_ = tool.get("inputSchema") or {}
+    properties = schema_.get("properties") or {}
+
+    def value(prop: dict) -> Any:
+        if "default" in prop:
+            return prop["default"]
+        if prop.get("enum"):
+            return prop["enum"][0]
+        return PLACEHOLDERS.get(prop.get("type") if isinstance(prop.get("type"), str) else "string", "mcp-matrix")
+
+    return {name: value(properties.get(name) or {}) for name in schema_.get("required") or []}
+
+
+def task_run(peer: Peer) -> tuple[Wire, int, int]:
+    """A task-augmented call with a progress token, run to its end; the wire, the index of the frame that
+    created the task (its CreateTaskResult) and of the first sign the task had ended (a terminal status
+    notification, or the answer to tasks/result), then a tools/list after it."""
+    tool = declared_task_tool(peer)
+    wire = Wire(peer)
+    params = {
+        "name": tool["name"],
+        "arguments": least_arguments(tool),
+        "task": {},
+        "_meta": {"progressToken": TASK_TOKEN},
+    }
+    created = wire.answer(wire.send(peer.envelope("tools/call", "task-call", params)).id)
+    task_id = ((created.get("result") or {}).get("task") or {}).get("taskId")
+    if not isinstance(task_id, str):
+        pytest.skip(f"fixture-missing: the task-augmented call of {tool['name']} created no task: {created}")
+    made = next(i for i, s in enumerate(wire.seen) if answers(s.frame, "task-call"))
+    ended = wire.send(peer.envelope("tasks/result", "task-result", {"taskId": task_id}))
+    wire.until(lambda f: answers(f, ended.id), "answer to tasks/result", timeout=TASK_BOUND)
+    wire.answer(wire.send(peer.envelope("tools/list", "after-task")).id)
+    wire.settle()
+    terminal = next(
+        i
+        for i, s in enumerate(wire.seen)
+        if answers(s.frame, ended.id)
+        or (s.frame.get("method") == "notifications/tasks/status" and params_of(s.frame).get("status") in TERMINAL)
+    )
+    return wire, made, terminal
+
+
+def task_progress(wire: Wire, start: int = 0) -> list[dict]:
+    return [s.frame for s in wire.seen[start:] if s.frame.get("method") == "notifications/progress"]
+
+
+@for_req("progress-task-token-persists", "server", transports=BOTH_TRANSPORTS)
+def test_a_tasks_progress_keeps_the_token_of_its_request(revision: str, transport: str, peer: Peer) -> None:
+    wire, made, _ = task_run(peer)
+    after = task_progress(wire, made + 1)
+    if not after:
+        pytest.skip("fixture-missing: the server reported no progress of the task after creating it")
+    other = [f for f in task_progress(wire) if params_of(f).get("progressToken") != TASK_TOKEN]
+    assert not other, f"the task's progress under another token than its request's {TASK_TOKEN!r}: {other}"
+
+
+@for_req("progress-task-stop-at-terminal", "server", transports=BOTH_TRANSPORTS)
+def test_no_progress_once_a_task_has_ended(revision: str, transport: str, peer: Peer) -> None:
+    wire, made, terminal = task_run(peer)
+    if not task_progress(wire, made + 1):
+        pytest.skip("fixture-missing: the server reported no progress of the task after creating it")
+    late = task_progress(wire, terminal + 1)
+    assert not late, f"progress after the task had ended: {late}"

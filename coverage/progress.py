@@ -22,6 +22,13 @@ LATE_PROGRESS = {
     "params": {"progressToken": "progress-token-1", "progress": 101, "total": 100},
 }
 
+# Progress of the task under its request's token, arriving after the task ended (before the probe's answer).
+TASK_PROGRESS = {
+    "jsonrpc": "2.0",
+    "method": "notifications/progress",
+    "params": {"progressToken": "task-progress-token", "progress": 1000},
+}
+
 COVERS: list[Cover] = [
     Cover(
         "progress-notifications-optional",
@@ -90,6 +97,18 @@ COVERS: list[Cover] = [
         fault=set_field("notifications/progress", "params.progressToken", "track-a"),
     ),
     Cover(
+        "progress-task-token-persists",
+        "server",
+        f"{TESTS}::test_a_tasks_progress_keeps_the_token_of_its_request",
+        fault=set_field("notifications/progress", "params.progressToken", "another-token"),
+    ),
+    Cover(
+        "progress-task-stop-at-terminal",
+        "server",
+        f"{TESTS}::test_no_progress_once_a_task_has_ended",
+        fault=inject_before("tools/list", TASK_PROGRESS),
+    ),
+    Cover(
         "progress-token-type",
         "server",
         f"{TESTS}::test_the_servers_progress_tokens_are_strings_or_integers",
@@ -104,15 +123,6 @@ COVERS: list[Cover] = [
 ]
 
 GAPS: list[Gap] = [
-    *gaps(
-        "#11",
-        "task-augmented requests: the SDK (mcp 2.3.0) implements no tasks, and no target under test runs a "
-        "task-augmented request with a progress token yet (the tasks work of issue #11)",
-        {
-            "progress-task-token-persists": "server",
-            "progress-task-stop-at-terminal": "server",
-        },
-    ),
     *gaps(
         "L-074",
         "a permission of the sending server with nothing to break (fractional values, any frequency, no total "
