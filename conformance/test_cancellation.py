@@ -329,3 +329,45 @@ def test_a_torn_down_subscription_stream_is_ended_for_its_client(revision: str, 
     for seen in cancellations_seen(wire):
         named = params_of(seen.frame).get("requestId")
         assert named == listen.id, f"at teardown the server cancelled {named!r}, not the stream {listen.id!r}"
+
+
+# -- a task-augmented request of the server (2025-11-25) -------------------------------------------------
+
+TASK_CLIENT = {"sampling": {}, "tasks": {"requests": {"sampling": {"createMessage": {}}}}}
+CLIENT_TASK_ID = "mcp-matrix-client-task"
+
+
+def client_task(now: str = "2026-01-01T00:00:00Z") -> dict:
+    """The CreateTaskResult with which the harness, as a client, takes the server's request as a task."""
+    return {
+        "task": {
+            "taskId": CLIENT_TASK_ID,
+            "status": "working",
+            "createdAt": now,
+            "lastUpdatedAt": now,
+            "ttl": 300000,
+            "pollInterval": 1000,
+        }
+    }
+
+
+@for_req("cancellation-tasks-use-tasks-cancel", "server", transports=BOTH_TRANSPORTS)
+def test_the_server_cancels_its_task_augmented_requests_with_tasks_cancel(
+    revision: str, transport: str, peer: Peer
+) -> None:
+    """The server asks for sampling as a task, the harness takes it as a task (CreateTaskResult), then the
+    tool call that asked is cancelled: the server may cancel the client's task, with tasks/cancel, and never
+    sends notifications/cancelled for its task-augmented request."""
+    bound(peer, "task-sampling-tool")
+    peer.open(TASK_CLIENT)
+    (tool,) = require_roles(peer, "task-sampling-tool")
+    wire = Wire(peer)
+    call = wire.send(tool_call(peer, "task-sampling-call", tool.name, tool.args()))
+    asked = wire.until(lambda f: "id" in f and ("method" in f or f["id"] == call.id), "request of the server")
+    if is_response(asked) or not isinstance(params_of(asked).get("task"), dict):
+        pytest.skip(f"fixture-missing: {tool.name} sent no task-augmented request ({asked})")
+    peer.send({"jsonrpc": "2.0", "id": asked["id"], "result": client_task()})
+    wire.cancel(call)
+    wire.settle()
+    wrong = [s.frame for s in wire.notifications("notifications/cancelled") if cancels(s.frame, asked["id"])]
+    assert not wrong, f"the server cancelled its task-augmented {asked['method']} with notifications/cancelled: {wrong}"

@@ -21,7 +21,17 @@ ERROR_FOR_A_NOTIFICATION = {"jsonrpc": "2.0", "id": None, "error": {"code": -326
 # The fixture's account of the cancelled run, as a server that kept working after the cancellation gives it.
 RAN_TO_COMPLETION = [{"type": "text", "text": "completed after 20 steps"}]
 
+# A cancellation of the server's first request to the client (the TypeScript SDK numbers them from 0: its
+# task-augmented sampling request), as if the server had cancelled that request with notifications/cancelled.
+CANCELLED_TASK_REQUEST = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 0}}
+
 COVERS: list[Cover] = [
+    Cover(
+        "cancellation-tasks-use-tasks-cancel",
+        "server",
+        f"{TESTS}::test_the_server_cancels_its_task_augmented_requests_with_tasks_cancel",
+        fault=inject_before("sampling/createMessage", CANCELLED_TASK_REQUEST),
+    ),
     Cover(
         "cancellation-receiver-stop-processing",
         "server",
@@ -123,13 +133,6 @@ GAPS: list[Gap] = [
         "server",
         "F-011",
         "the SDK drops the reason of a notifications/cancelled it receives: nothing logs it",
-    ),
-    Gap(
-        "cancellation-tasks-use-tasks-cancel",
-        "server",
-        "#11",
-        "the server issues no task-augmented request: the SDK (mcp 2.3.0) implements no tasks, and at 2025-11-25 "
-        "a server's task-augmented requests (sampling, elicitation as tasks) are in no target under test yet",
     ),
     *gaps(
         "L-074",

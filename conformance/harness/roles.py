@@ -166,6 +166,13 @@ ROLES: Mapping[str, Role] = _roles(
         official="test_sampling",
     ),
     Role(
+        "task-sampling-tool",
+        "tool",
+        "at 2025-11-25 asks a client that declared tasks for sampling/createMessage (tasks.requests.sampling."
+        "createMessage) with a sampling request augmented as a task, then follows the client's task",
+        {"prompt": "Say hello"},
+    ),
+    Role(
         "sampling-required-tool",
         "tool",
         "cannot be served without the client's sampling capability, and is refused without it "
