@@ -35,6 +35,7 @@ from conformance.harness.surface import listed, server_capabilities
 from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers, is_response
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import SessionFactory
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 TERMINAL = ("completed", "failed", "cancelled")
@@ -847,3 +848,229 @@ def test_the_server_asks_a_client_without_task_support_no_task(revision: str, se
         pytest.skip("fixture-missing: the server asked the client nothing")
     augmented = [f for f in asked if "task" in (f.get("params") or {})]
     assert not augmented, f"task-augmented requests to a client that declared no tasks: {augmented}"
+
+
+# -- the server as requestor of task-augmented requests: the harness plays the receiver ------------------------
+
+ASKING = ("sampling/createMessage", "elicitation/create")
+CLIENT_TASKS = {
+    "requests": {"sampling": {"createMessage": {}}, "elicitation": {"create": {}}},
+    "cancel": {},
+    "list": {},
+}
+ASKED_CAPABILITIES = {"sampling": {}, "elicitation": {}}
+HARNESS_POLL_MS = 1500  # the pollInterval the harness, as receiver, suggests
+HARNESS_TASK_SECONDS = 3.2  # how long the harness's task stays working (about two polls at that pace)
+ASKED_BOUND = 30.0
+INPUT_POLLS = 2  # tasks/get answered input_required before the harness's task goes on without the input
+
+
+def timestamp() -> str:
+    return datetime.now().astimezone().isoformat(timespec="milliseconds")
+
+
+class HarnessTask:
+    """A task the harness, as receiver, created for one task-augmented request of the server: working for
+    HARNESS_TASK_SECONDS (or input_required, when ``needs_input``, until the server calls tasks/result),
+    then completed with the answer a client gives that request."""
+
+    def __init__(self, request: dict, needs_input: bool = False) -> None:
+        self.request = request
+        self.task_id = f"mcp-matrix-task-{request['id']}"
+        self.created = time.monotonic()
+        self.created_at = timestamp()
+        self.needs_input = needs_input
+        self.result_asked = False
+        self.input_polls = 0  # tasks/get answered input_required so far
+
+    def status(self) -> str:
+        if self.needs_input and not self.result_asked and self.input_polls < INPUT_POLLS:
+            return "input_required"
+        return "completed" if time.monotonic() - self.created >= HARNESS_TASK_SECONDS else "working"
+
+    def polled(self) -> dict:
+        """The task as a tasks/get answers it (counting the input_required answers)."""
+        task = self.task()
+        self.input_polls += task["status"] == "input_required"
+        return task
+
+    def task(self) -> dict:
+        ttl = (self.request.get("params") or {}).get("task", {}).get("ttl")
+        return {
+            "taskId": self.task_id,
+            "status": self.status(),
+            "createdAt": self.created_at,
+            "lastUpdatedAt": timestamp(),
+            "ttl": ttl if isinstance(ttl, int) else None,
+            "pollInterval": HARNESS_POLL_MS,
+        }
+
+    def payload(self) -> dict:
+        result = dict(CLIENT_RESULTS.get(self.request["method"], {}))
+        return result | {"_meta": {RELATED_TASK: {"taskId": self.task_id}}}
+
+
+def task_requesting_tools(server: Peer, open_session: SessionFactory, revision: str) -> list[dict]:
+    """The tools the server lists to a client declaring task-augmented sampling and elicitation, and not to
+    one declaring only sampling and elicitation: those that ask the client for something as a task."""
+    server.open(ASKED_CAPABILITIES | {"tasks": CLIENT_TASKS})
+    with_tasks = listed(server, "tools/list")
+    with open_session(revision) as other:
+        other.open(ASKED_CAPABILITIES)
+        without = {t.get("name") for t in listed(other, "tools/list")}
+    found = [t for t in with_tasks if t.get("name") not in without]
+    if not found:
+        pytest.skip("fixture-missing: the server lists no tool only to a client that takes task-augmented requests")
+    return found
+
+
+def run_as_receiver(server: Peer, tool: dict, needs_input: bool = False) -> dict:
+    """Call ``tool`` and play the receiver of every task-augmented request it makes, until the call is
+    answered; what the server sent, each of its requests with the time it came (seconds from the call)."""
+    start = time.monotonic()
+    call_id = "asking-call"
+    frame = server.envelope("tools/call", call_id, {"name": tool["name"], "arguments": arguments_for(tool)})
+    server.send_request(frame)
+    tasks: dict[str, HarnessTask] = {}
+    held: list[tuple[dict, HarnessTask]] = []  # tasks/result requests held until their task ends
+    record: dict[str, Any] = {"requests": [], "response": None, "tasks": tasks, "statuses": []}
+    deadline = start + ASKED_BOUND
+    while record["response"] is None:
+        for request, task in list(held):
+            if task.status() in TERMINAL:
+                held.remove((request, task))
+                server.send({"jsonrpc": "2.0", "id": request["id"], "result": task.payload()})
+        try:
+            seen = server.receive(timeout=0.1)
+        except ImplementationTimeout:
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"{tool['name']} was not answered within {ASKED_BOUND:g}s; the server asked {record['requests']}"
+                ) from None
+            continue
+        if not isinstance(seen, dict):
+            continue
+        if answers(seen, call_id):
+            record["response"] = seen
+            break
+        if "method" not in seen or "id" not in seen:
+            continue
+        record["requests"].append((time.monotonic() - start, seen))
+        method, params = seen["method"], seen.get("params") or {}
+        if method in ASKING and "task" in params:
+            task = HarnessTask(seen, needs_input)
+            tasks[task.task_id] = task
+            server.send({"jsonrpc": "2.0", "id": seen["id"], "result": {"task": task.task()}})
+        elif method in ("tasks/get", "tasks/result", "tasks/cancel") and params.get("taskId") in tasks:
+            task = tasks[params["taskId"]]
+            if method == "tasks/get":
+                answer = task.polled()
+                record["statuses"].append(answer["status"])
+                server.send({"jsonrpc": "2.0", "id": seen["id"], "result": answer})
+            elif method == "tasks/result":
+                task.result_asked = True
+                held.append((seen, task))
+            else:
+                server.send(
+                    {"jsonrpc": "2.0", "id": seen["id"], "error": {"code": -32602, "message": "not cancellable"}}
+                )
+        elif method in ("tasks/get", "tasks/result", "tasks/cancel"):
+            server.send({"jsonrpc": "2.0", "id": seen["id"], "error": {"code": -32602, "message": "no such task"}})
+        elif method == "tasks/list":
+            listing = {"tasks": [t.task() for t in tasks.values()]}
+            server.send({"jsonrpc": "2.0", "id": seen["id"], "result": listing})
+        else:
+            server.send({"jsonrpc": "2.0", "id": seen["id"], "result": CLIENT_RESULTS.get(method, {})})
+    return record
+
+
+def asked_as_task(server: Peer, open_session: SessionFactory, revision: str, needs_input: bool = False) -> dict:
+    """The record of the first task-requesting tool whose run made a task-augmented request."""
+    for tool in task_requesting_tools(server, open_session, revision):
+        record = run_as_receiver(server, tool, needs_input)
+        if record["tasks"]:
+            return record
+    pytest.skip("fixture-missing: no tool of the server made a task-augmented request")
+
+
+def requests_of(record: dict, method: str) -> list[tuple[float, dict]]:
+    return [(at, frame) for at, frame in record["requests"] if frame.get("method") == method]
+
+
+@for_req("tasks-request-ttl", "server")
+def test_the_server_may_ask_for_a_task_lifetime(revision: str, server: Peer, open_session: SessionFactory) -> None:
+    record = asked_as_task(server, open_session, revision)
+    ttls = [(t.request.get("params") or {}).get("task", {}).get("ttl") for t in record["tasks"].values()]
+    if not any(isinstance(ttl, int) for ttl in ttls):
+        pytest.skip("not-exercised: the server's task-augmented requests ask for no ttl")
+
+
+@for_req("tasks-honour-poll-interval", "server")
+def test_the_server_polls_no_faster_than_the_poll_interval(
+    revision: str, server: Peer, open_session: SessionFactory
+) -> None:
+    record = asked_as_task(server, open_session, revision)
+    polls = [at for at, frame in requests_of(record, "tasks/get")]
+    created = [at for at, frame in record["requests"] if frame.get("method") in ASKING][:1]
+    if not polls:
+        pytest.skip("fixture-missing: the server never polled its task with tasks/get")
+    times = created + polls
+    gaps_ms = [round((b - a) * 1000) for a, b in itertools.pairwise(times)]
+    hasty = [g for g in gaps_ms if g < HARNESS_POLL_MS * 0.9]
+    assert not hasty, f"the receiver suggested pollInterval {HARNESS_POLL_MS} ms; the server polled after {gaps_ms} ms"
+
+
+@for_req("tasks-poll-until-terminal", "server")
+def test_the_server_polls_until_its_task_has_ended(revision: str, server: Peer, open_session: SessionFactory) -> None:
+    record = asked_as_task(server, open_session, revision)
+    waited = bool(requests_of(record, "tasks/result"))
+    ended_seen = any(status in TERMINAL for status in record["statuses"])
+    assert waited or ended_seen, (
+        f"the server stopped asking after its task while the task was {record['statuses'][-1:]}: "
+        f"{[(round(at, 2), f.get('method')) for at, f in record['requests']]}"
+    )
+
+
+@for_req("tasks-requestor-omit-related-task", "server")
+def test_the_servers_task_requests_carry_no_related_task(
+    revision: str, server: Peer, open_session: SessionFactory
+) -> None:
+    record = asked_as_task(server, open_session, revision)
+    task_requests = [f for _, f in record["requests"] if f.get("method", "").startswith("tasks/")]
+    if not task_requests:
+        pytest.skip("fixture-missing: the server sent no tasks/* request")
+    marked = [f for f in task_requests if related_task(f.get("params")) is not None]
+    assert not marked, f"the server's tasks/* requests carry {RELATED_TASK}: {marked}"
+
+
+@for_req("tasks-no-reliance-on-status-notification", "server")
+def test_the_server_finishes_without_status_notifications(
+    revision: str, server: Peer, open_session: SessionFactory
+) -> None:
+    """The harness, as receiver, sends no notifications/tasks/status at all: the server's tool still ends
+    with the outcome of the task, not with an error."""
+    record = asked_as_task(server, open_session, revision)
+    response = record["response"]
+    assert "result" in response and response["result"].get("isError") is not True, (
+        f"without status notifications, the call that awaited the task failed: {response}"
+    )
+
+
+@for_req("tasks-requestor-result-on-input-required", "server")
+def test_the_server_fetches_the_result_of_a_task_that_needs_input(
+    revision: str, server: Peer, open_session: SessionFactory
+) -> None:
+    """The harness's task reports input_required until the server calls tasks/result: a server that sees
+    input_required calls it straight away, without polling on for a terminal status."""
+    record = asked_as_task(server, open_session, revision, needs_input=True)
+    if "input_required" not in record["statuses"] and not requests_of(record, "tasks/result"):
+        pytest.skip("fixture-missing: the server never polled its task, so never saw it input_required")
+    asked = [f.get("method") for _, f in record["requests"] if f.get("method") in ("tasks/get", "tasks/result")]
+    # right after the first input_required answer, the next request about the task is tasks/result
+    first = record["statuses"].index("input_required") if "input_required" in record["statuses"] else None
+    following = asked[first + 1 : first + 2] if first is not None else asked[:1]
+    prompt = "tasks/result" in asked and (first is None or following == ["tasks/result"])
+    assert prompt, (
+        f"after tasks/get reported input_required, the server polled on instead of calling tasks/result: "
+        f"{[(round(at, 2), f.get('method')) for at, f in record['requests']]}"
+    )

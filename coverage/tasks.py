@@ -221,7 +221,24 @@ COVERS: list[Cover] = [
         "test_task_messages_over_http_are_answered_as_the_transport_requires",
         http_header("tasks/get", "content-type", "text/plain"),
     ),
-    # the server as requestor
+    # the server as requestor: of the client's tasks, the harness playing the receiver
+    cover("tasks-request-ttl", "test_the_server_may_ask_for_a_task_lifetime"),
+    cover("tasks-honour-poll-interval", "test_the_server_polls_no_faster_than_the_poll_interval"),
+    cover("tasks-poll-until-terminal", "test_the_server_polls_until_its_task_has_ended"),
+    cover(
+        "tasks-requestor-omit-related-task",
+        "test_the_servers_task_requests_carry_no_related_task",
+        set_field("tasks/get", "params._meta", {RELATED_TASK: {"taskId": "mcp-matrix-fault"}}),
+    ),
+    cover(
+        "tasks-no-reliance-on-status-notification",
+        "test_the_server_finishes_without_status_notifications",
+        set_field("tools/call", "result.isError", True),
+    ),
+    cover(
+        "tasks-requestor-result-on-input-required",
+        "test_the_server_fetches_the_result_of_a_task_that_needs_input",
+    ),
     cover(
         "tasks-augment-only-declared-types",
         "test_the_server_asks_a_client_without_task_support_no_task",
@@ -230,21 +247,24 @@ COVERS: list[Cover] = [
 ]
 
 GAPS: list[Gap] = [
-    *gaps(
+    Gap(
+        "tasks-poll-alongside-result",
+        "server",
         "#11",
-        "the server as requestor of task-augmented requests (sampling, elicitation): the harness does not yet "
-        "play a task receiver for the server's requests, and no role names a tool that sends such requests",
-        {
-            "tasks-request-ttl": "server",
-            "tasks-honour-poll-interval": "server",
-            "tasks-poll-until-terminal": "server",
-            "tasks-poll-alongside-result": "server",
-            "tasks-no-reliance-on-status-notification": "server",
-            "tasks-requestor-result-on-input-required": "server",
-            "tasks-requestor-omit-related-task": "server",
-            "tasks-list-cursor-opaque": "server",
-            "tasks-no-reliance-on-cancelled-retention": "server",
-        },
+        "the harness, as receiver of the server's task-augmented requests, does not yet fail or cancel the "
+        "server's tasks/result to see it go on polling",
+    ),
+    Gap(
+        "tasks-list-cursor-opaque",
+        "server",
+        "#11",
+        "no target's server lists the client's tasks (tasks/list), so it never gets a cursor to pass back",
+    ),
+    Gap(
+        "tasks-no-reliance-on-cancelled-retention",
+        "server",
+        "#11",
+        "no target's server cancels a task it asked the client for, so what it counts on afterwards is not seen",
     ),
     *gaps(
         "#11",
