@@ -9,7 +9,9 @@ and every resource the server lists; the list changes by the tool of ``resource-
 from __future__ import annotations
 
 import base64
+import posixpath
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -38,6 +40,7 @@ TEMPLATE_EXPRESSION = re.compile(r"\{[^}]*\}")  # an RFC 6570 expression, whatev
 # directory to this machine's password file, plain and percent-encoded. The harness runs on the same
 # machine as the server (loopback only), so a line of that file in an answer is the file itself.
 TRAVERSALS = ("../" * 12 + "etc/passwd", "%2e%2e/" * 12 + "etc/passwd", "..%2f" * 12 + "etc%2fpasswd")
+PASSWD = "/etc/passwd"
 PASSWD_ROOT_LINE = re.compile(r"^root:[^:\n]*:0:0:", re.MULTILINE)
 MALFORMED_URI = "not a valid uri"  # spaces: no URI or URI reference of RFC 3986
 INVALID_PARAMS = -32602
@@ -179,7 +182,18 @@ def file_uris(peer: Peer) -> list[str]:
             uris += [expand(pattern, climb) for climb in TRAVERSALS]
     if not uris:
         pytest.skip("fixture-missing: the server lists no file:// resources or templates")
+    served = served_directories(peer)
+    if any(directory == PASSWD or PASSWD.startswith(directory.rstrip("/") + "/") for directory in served):
+        pytest.skip(f"fixture-missing: {PASSWD} lies within the directories the server serves ({sorted(served)})")
     return list(dict.fromkeys(uris))
+
+
+def served_directories(peer: Peer) -> set[str]:
+    """The directories of the server's listed file:// resources, and the fixed part of its file:// templates:
+    reading a file within any of them is no escape (a server may serve several)."""
+    paths = [str(r.get("uri")) for r in list_items(peer, "resources/list") or []]
+    paths += [str(t.get("uriTemplate")).split("{", 1)[0] for t in list_items(peer, "resources/templates/list") or []]
+    return {posixpath.dirname(urlsplit(p).path) or "/" for p in paths if p.startswith("file://")}
 
 
 @for_req("resources-file-path-sanitized", "server", transports=BOTH_TRANSPORTS)
