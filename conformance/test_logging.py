@@ -12,6 +12,8 @@ documented limit (docs/limits/070-*.md and following).
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +23,10 @@ from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer
 from conformance.harness.roles import Binding, bound, require_role
 from conformance.harness.surface import offers, server_capabilities
+from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers, params_of, tool_call
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import ConfiguredServer, active_fault
 
 LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
@@ -210,3 +214,33 @@ def test_the_same_tool_logs_under_the_same_logger_names_each_time(revision: str,
     again = messages_of(logged(peer, tool, "log-again", level))
     names = [params_of(m).get("logger") for m in first], [params_of(m).get("logger") for m in again]
     assert names[0] == names[1], f"{tool.name} logged under {names[0]}, then under {names[1]}"
+
+
+# -- a credential the server was given (Streamable HTTP, its profile's bearer-token configuration) ------------
+
+
+class AuthorizedPeer(HttpPeer):
+    """A client of the server configured with a bearer token, sending it on every request."""
+
+    token = ""
+
+    def headers_for(self, frame: Any) -> dict[str, str]:
+        return super().headers_for(frame) | {"Authorization": f"Bearer {self.token}"}
+
+
+@for_req("logging-no-credentials", "server")
+def test_log_messages_do_not_carry_the_clients_credential(
+    revision: str, configured_server: ConfiguredServer, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The one secret the suite knows the server holds is the bearer token its configuration checks (the
+    profile's ``bearer-token``): no log message the server sends to the authenticated client carries it.
+    Which other values are secrets only the server knows (docs/limits/070-log-message-contents.md)."""
+    configured = configured_server("bearer-token")
+    trace = Trace(tmp_path / "credentials.jsonl", "streamable-http")
+    with AuthorizedPeer(configured.url, trace, revision, fault=active_fault(request)) as peer:
+        peer.token = configured.values["token"]
+        peer.roles = request.getfixturevalue("target").roles
+        tool = logging_tool(peer)
+        found = required_messages(logged(peer, tool, "log-call", "debug" if peer.stateless else None), tool.name)
+        leaking = [m for m in found if peer.token in json.dumps(m)]
+    assert not leaking, f"log messages carry the client's bearer token: {leaking}"

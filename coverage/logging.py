@@ -9,6 +9,8 @@ from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_logging.py"
 HANDSHAKE = "2024-11-05..2025-11-25"  # capabilities in the initialize result; server/discover's after
+STREAMABLE_HTTP = "2025-03-26.."  # where a configured server checks a bearer token on every request
+FIXTURE_TOKEN = "mcp-matrix-fixture-token"  # the default profile's bearer-token configuration
 # A log message the server did not mean to send, as if it had sent it just before another frame.
 STRAY_MESSAGE = {
     "jsonrpc": "2.0",
@@ -62,6 +64,13 @@ COVERS: list[Cover] = [
         fault=set_field("tools/list", "error.code", -32603),
     ),
     Cover(
+        "logging-no-credentials",
+        "server",
+        f"{TESTS}::test_log_messages_do_not_carry_the_clients_credential",
+        fault=set_field("notifications/message", "params.data", f"authorized with {FIXTURE_TOKEN}"),
+        revisions=STREAMABLE_HTTP,
+    ),
+    Cover(
         "logging-include-context",
         "server",
         f"{TESTS}::test_log_messages_carry_data",
@@ -81,12 +90,18 @@ GAPS: list[Gap] = [
         "which part of a log message is a secret, personal data or a detail that helps an attacker is known to "
         "the server alone; no frame tells a clean message from a leaking one",
         {
-            "logging-no-credentials": "server",
             "logging-no-personal-data": "server",
             "logging-no-attack-aiding-details": "server",
             "logging-remove-sensitive-info": "server",
             "logging-monitor-sensitive-content": "server",
         },
+    ),
+    Gap(
+        "logging-no-credentials",
+        "server",
+        "L-070",
+        "over 2024-11-05's HTTP+SSE the suite plants no credential the server's log messages could leak",
+        revisions="2024-11-05",
     ),
     *gaps(
         "L-071",
