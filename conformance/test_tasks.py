@@ -28,6 +28,7 @@ import pytest
 
 from conformance.harness import schema
 from conformance.harness.exchanges import CLIENT_RESULTS
+from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import optional_roles, require_role
@@ -154,8 +155,14 @@ def task_request(peer: Peer, method: str, task_id: Any, meta: dict | None = None
     if meta:
         params["_meta"] = meta
     frame = peer.envelope(method, peer.next_id(), params)
-    peer.send_request(frame)
-    return peer.expect_response(frame["id"], timeout=timeout)
+    usual = peer.timeout
+    if timeout is not None and timeout > usual:
+        peer.timeout = timeout  # over HTTP the request's own connection waits as long (tasks/result blocks)
+    try:
+        peer.send_request(frame)
+        return peer.expect_response(frame["id"], timeout=timeout)
+    finally:
+        peer.timeout = usual
 
 
 def got(peer: Peer, task_id: str, meta: dict | None = None) -> dict:
@@ -331,10 +338,12 @@ def test_a_plain_request_may_be_refused_with_32600_where_tasks_are_declared(revi
 # -- creation --------------------------------------------------------------------------------------------------
 
 
-@for_req("tasks-create-task-result", "server")
-def test_an_accepted_augmented_call_is_answered_with_a_create_task_result(revision: str, server: Peer) -> None:
-    tool = task_tool(server)
-    response = augmented_call(server, tool)
+@for_req("tasks-create-task-result", "server", transports=BOTH_TRANSPORTS)
+def test_an_accepted_augmented_call_is_answered_with_a_create_task_result(
+    revision: str, transport: str, peer: Peer
+) -> None:
+    tool = task_tool(peer)
+    response = augmented_call(peer, tool)
     precondition("result" in response, f"the task-augmented call of {tool['name']} was refused: {response}")
     task = created_task(response)
     assert task is not None, f"the accepted task-augmented call was answered with no task: {response['result']}"
@@ -537,22 +546,22 @@ def test_the_result_of_a_completed_tool_task_is_the_tool_result(revision: str, s
     assert not problems, f"tasks/result of a tools/call task is no CallToolResult: {problems}"
 
 
-@for_req("tasks-result-blocks-until-terminal", "server")
-def test_tasks_result_answers_only_once_the_task_has_ended(revision: str, server: Peer) -> None:
-    task = new_task(server)
+@for_req("tasks-result-blocks-until-terminal", "server", transports=BOTH_TRANSPORTS)
+def test_tasks_result_answers_only_once_the_task_has_ended(revision: str, transport: str, peer: Peer) -> None:
+    task = new_task(peer)
     precondition(task.get("status") not in TERMINAL, f"the task had ended already: {task}")
-    response = task_request(server, "tasks/result", task["taskId"], timeout=TASK_BOUND)
+    response = task_request(peer, "tasks/result", task["taskId"], timeout=TASK_BOUND)
     precondition("result" in response or "error" in response, f"tasks/result: {response}")
-    after = got(server, task["taskId"])
+    after = got(peer, task["taskId"])
     assert after.get("status") in TERMINAL, (
         f"tasks/result answered while the task was still {after.get('status')}: {response}"
     )
 
 
-@for_req("tasks-result-related-task", "server")
-def test_tasks_result_names_its_task_in_meta(revision: str, server: Peer) -> None:
-    task = new_task(server)
-    response = task_request(server, "tasks/result", task["taskId"], timeout=TASK_BOUND)
+@for_req("tasks-result-related-task", "server", transports=BOTH_TRANSPORTS)
+def test_tasks_result_names_its_task_in_meta(revision: str, transport: str, peer: Peer) -> None:
+    task = new_task(peer)
+    response = task_request(peer, "tasks/result", task["taskId"], timeout=TASK_BOUND)
     precondition(isinstance(response.get("result"), dict), f"tasks/result failed: {response}")
     related = related_task(response["result"])
     assert isinstance(related, dict) and related.get("taskId") == task["taskId"], (
@@ -560,16 +569,16 @@ def test_tasks_result_names_its_task_in_meta(revision: str, server: Peer) -> Non
     )
 
 
-@for_req("tasks-related-task-meta", "server")
-def test_messages_tied_to_a_task_name_it(revision: str, server: Peer) -> None:
+@for_req("tasks-related-task-meta", "server", transports=BOTH_TRANSPORTS)
+def test_messages_tied_to_a_task_name_it(revision: str, transport: str, peer: Peer) -> None:
     """The tasks/result response and the requests the server sends while its task runs, each naming the
     task in _meta (the status notifications, tasks/get, tasks/list and tasks/cancel are exempt)."""
-    task = new_task(server)
-    response = task_request(server, "tasks/result", task["taskId"], timeout=TASK_BOUND)
+    task = new_task(peer)
+    response = task_request(peer, "tasks/result", task["taskId"], timeout=TASK_BOUND)
     precondition(isinstance(response.get("result"), dict), f"tasks/result failed: {response}")
     tied = [("tasks/result response", response["result"])]
     tied += [
-        (f["method"], f.get("params")) for f in drained(server) if isinstance(f, dict) and "method" in f and "id" in f
+        (f["method"], f.get("params")) for f in drained(peer) if isinstance(f, dict) and "method" in f and "id" in f
     ]
     wrong = [
         (what, related_task(part)) for what, part in tied if (related_task(part) or {}).get("taskId") != task["taskId"]
