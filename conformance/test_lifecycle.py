@@ -167,8 +167,11 @@ def test_the_clients_initialize_carries_version_capabilities_and_client_info(
 def test_the_client_sends_initialized_before_anything_else(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    run_peer_client("initialize").require_completed()
-    after = [f.get("method") for f in client_messages(scripted_peer)[1:]]
+    run_peer_client("initialize").judge(lambda: check_initialized_first(scripted_peer))
+
+
+def check_initialized_first(server: ScriptedPeer) -> None:
+    after = [f.get("method") for f in client_messages(server)[1:]]
     assert after and after[0] == "notifications/initialized", f"after initialize the client sent {after}"
 
 
@@ -371,19 +374,23 @@ SESSION_TIMEOUT = 1.5  # the driver's SESSION_TIMEOUT_SECONDS: the session's tim
 PER_REQUEST_TIMEOUTS = (0.2, 0.8)  # the driver's PER_REQUEST_TIMEOUTS
 
 
-def held_call(run_client: RunClient, server: ScriptedPeer, scenario: str, pace: Pace = HELD) -> Timeline:
-    """Run ``scenario`` with tools/call answered as ``pace`` says; the record, with times."""
+def held_call(
+    run_client: RunClient, server: ScriptedPeer, scenario: str, check: Callable[[Timeline], None], pace: Pace = HELD
+) -> None:
+    """Run ``scenario`` with tools/call answered as ``pace`` says; ``check`` judges the record, with times,
+    before the run must have completed (``ClientRun.judge``)."""
     script(server, paces={"tools/call": pace})
-    run_client(scenario).require_completed()
-    return Timeline(server)
+    run_client(scenario).judge(lambda: check(Timeline(server)))
 
 
 def assert_gives_up_at_its_timeout(run_client: RunClient, server: ScriptedPeer, scenario: str, timeout: float) -> None:
-    timeline = held_call(run_client, server, scenario)
-    call = timeline.requests("tools/call")[-1]
-    assert_waited_about(waited(timeline, call), timeout, "the unanswered tools/call")
-    later = timeline.next_request_after(call)
-    assert later is not None, "the client sent nothing after abandoning the call"
+    def check(timeline: Timeline) -> None:
+        call = timeline.requests("tools/call")[-1]
+        assert_waited_about(waited(timeline, call), timeout, "the unanswered tools/call")
+        later = timeline.next_request_after(call)
+        assert later is not None, "the client sent nothing after abandoning the call"
+
+    held_call(run_client, server, scenario, check)
 
 
 @for_req("lifecycle-request-timeouts", "client", transports=BOTH_TRANSPORTS)
@@ -416,8 +423,9 @@ def assert_cancels_at_its_timeout(timeline: Timeline, by: str) -> None:
 def test_the_client_cancels_a_timed_out_request(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    timeline = held_call(run_peer_client, scripted_peer, "request_timeout")
-    assert_cancels_at_its_timeout(timeline, "notification")
+    held_call(
+        run_peer_client, scripted_peer, "request_timeout", lambda t: assert_cancels_at_its_timeout(t, "notification")
+    )
 
 
 @for_req("lifecycle-timeout-cancel-transport", "client", transports=BOTH_TRANSPORTS)
@@ -426,8 +434,8 @@ def test_the_modern_client_cancels_a_timed_out_request_its_transports_way(
 ) -> None:
     """Over stdio by notifications/cancelled; over Streamable HTTP, which has no client notifications at
     2026-07-28, by closing the request's response stream."""
-    timeline = held_call(run_peer_client, scripted_peer, "request_timeout")
-    assert_cancels_at_its_timeout(timeline, "notification" if transport == "stdio" else "stream")
+    by = "notification" if transport == "stdio" else "stream"
+    held_call(run_peer_client, scripted_peer, "request_timeout", lambda t: assert_cancels_at_its_timeout(t, by))
 
 
 def assert_own_timeouts(seconds: list[float]) -> None:
@@ -440,13 +448,16 @@ def assert_own_timeouts(seconds: list[float]) -> None:
 
 def assert_per_request_timeouts(run_client: RunClient, server: ScriptedPeer) -> None:
     """Two unanswered calls, each with a timeout of its own: each is given up after its own."""
-    timeline = held_call(run_client, server, "per_request_timeouts")
-    calls = timeline.requests("tools/call")
-    assert len(calls) == len(PER_REQUEST_TIMEOUTS), f"expected {len(PER_REQUEST_TIMEOUTS)} calls, saw {len(calls)}"
-    seconds = [waited(timeline, call) for call in calls]
-    for waited_for, timeout in zip(seconds, PER_REQUEST_TIMEOUTS, strict=True):
-        assert_waited_about(waited_for, timeout, f"the call with a {timeout}s timeout")
-    assert_own_timeouts(seconds)
+
+    def check(timeline: Timeline) -> None:
+        calls = timeline.requests("tools/call")
+        assert len(calls) == len(PER_REQUEST_TIMEOUTS), f"expected {len(PER_REQUEST_TIMEOUTS)} calls, saw {len(calls)}"
+        seconds = [waited(timeline, call) for call in calls]
+        for waited_for, timeout in zip(seconds, PER_REQUEST_TIMEOUTS, strict=True):
+            assert_waited_about(waited_for, timeout, f"the call with a {timeout}s timeout")
+        assert_own_timeouts(seconds)
+
+    held_call(run_client, server, "per_request_timeouts", check)
 
 
 @for_req("lifecycle-timeout-per-request-config", "client", transports=BOTH_TRANSPORTS)
@@ -469,17 +480,20 @@ MAXIMUM_BOUND = SHORT_TIMEOUT + 1.0  # by then a client enforcing a maximum has 
 
 def assert_maximum_timeout(run_client: RunClient, server: ScriptedPeer) -> None:
     """A call kept alive by progress every PROGRESS_EVERY seconds, never answered: the client still gives up."""
-    timeline = held_call(run_client, server, "progress_timeout", Pace(delay=None, progress_every=PROGRESS_EVERY))
-    call = timeline.requests("tools/call")[0]
-    assert call.payload.get("params", {}).get("_meta", {}).get("progressToken") is not None, (
-        "the scenario's call carries no progressToken: no progress could be sent for it"
-    )
-    seconds = waited(timeline, call)
-    progress = [e for e in timeline.to_client("notifications/progress") if e.ts <= call.ts + seconds]
-    assert len(progress) >= 2, f"only {len(progress)} progress notifications came before the client gave up"
-    assert seconds <= MAXIMUM_BOUND, (
-        f"with progress coming, the client waited {seconds:.2f}s (timeout {SHORT_TIMEOUT}s)"
-    )
+
+    def check(timeline: Timeline) -> None:
+        call = timeline.requests("tools/call")[0]
+        assert call.payload.get("params", {}).get("_meta", {}).get("progressToken") is not None, (
+            "the scenario's call carries no progressToken: no progress could be sent for it"
+        )
+        seconds = waited(timeline, call)
+        progress = [e for e in timeline.to_client("notifications/progress") if e.ts <= call.ts + seconds]
+        assert len(progress) >= 2, f"only {len(progress)} progress notifications came before the client gave up"
+        assert seconds <= MAXIMUM_BOUND, (
+            f"with progress coming, the client waited {seconds:.2f}s (timeout {SHORT_TIMEOUT}s)"
+        )
+
+    held_call(run_client, server, "progress_timeout", check, Pace(delay=None, progress_every=PROGRESS_EVERY))
 
 
 @for_req("lifecycle-timeout-maximum", "client", transports=BOTH_TRANSPORTS)

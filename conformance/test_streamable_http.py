@@ -169,9 +169,12 @@ def test_an_unknown_method_gets_404_with_minus_32601(revision: str, http_server:
 # -- the client side: the HTTP requests of the SDK's client, as the scripted server saw them --------
 
 
-def client_requests(run_client: Callable[[str], ClientRun], server: ScriptedServer) -> list[Received]:
-    run_client("tools_call").require_completed()
-    return server.received
+def judge_client_requests(
+    run_client: Callable[[str], ClientRun], server: ScriptedServer, check: Callable[[list[Received]], None]
+) -> None:
+    """The client through a tool call; ``check`` judges the HTTP requests the scripted server received,
+    before the run must have completed (``ClientRun.judge``)."""
+    run_client("tools_call").judge(lambda: check(server.received))
 
 
 def posts(received: list[Received]) -> list[Received]:
@@ -182,78 +185,104 @@ def posts(received: list[Received]) -> list[Received]:
 def test_the_client_sends_every_message_by_post(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    received = client_requests(run_client, scripted_server)
-    carrying = [r for r in received if r.frames]
-    assert carrying and all(r.method == "POST" for r in carrying), [(r.method, r.frames) for r in carrying]
+    def check(received: list[Received]) -> None:
+        carrying = [r for r in received if r.frames]
+        assert carrying and all(r.method == "POST" for r in carrying), [(r.method, r.frames) for r in carrying]
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 @for_req("streamable-http-client-new-post-per-message", "client")
 def test_each_client_message_travels_in_its_own_post(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    crowded = [r.frames for r in posts(client_requests(run_client, scripted_server)) if len(r.frames) != 1]
-    assert not crowded, f"POSTs carrying several messages: {crowded}"
+    def check(received: list[Received]) -> None:
+        crowded = [r.frames for r in posts(received) if len(r.frames) != 1]
+        assert not crowded, f"POSTs carrying several messages: {crowded}"
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 @for_req("streamable-http-client-accept-header-post", "client")
 def test_every_client_post_accepts_json_and_event_streams(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    for request in posts(client_requests(run_client, scripted_server)):
-        accept = request.headers.get("accept", "")
-        assert "application/json" in accept and "text/event-stream" in accept, f"Accept: {accept!r}"
+    def check(received: list[Received]) -> None:
+        for request in posts(received):
+            accept = request.headers.get("accept", "")
+            assert "application/json" in accept and "text/event-stream" in accept, f"Accept: {accept!r}"
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 @for_req("streamable-http-client-sends-session-id", "client")
 def test_the_client_sends_its_session_id_after_initialization(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    received = client_requests(run_client, scripted_server)
-    assigned = next(i for i, r in enumerate(received) if any(f.get("method") == "initialize" for f in r.frames))
-    for request in received[assigned + 1 :]:
-        assert request.headers.get("mcp-session-id"), f"{request.method} without Mcp-Session-Id: {request.frames}"
+    def check(received: list[Received]) -> None:
+        assigned = next(i for i, r in enumerate(received) if any(f.get("method") == "initialize" for f in r.frames))
+        for request in received[assigned + 1 :]:
+            assert request.headers.get("mcp-session-id"), f"{request.method} without Mcp-Session-Id: {request.frames}"
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 @for_req("streamable-http-protocol-version-header-after-init", "client")
 def test_the_client_sends_the_protocol_version_header_after_initialization(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    for request in after_initialize(client_requests(run_client, scripted_server)):
-        assert request.headers.get("mcp-protocol-version"), f"{request.method} without MCP-Protocol-Version"
+    def check(received: list[Received]) -> None:
+        for request in after_initialize(received):
+            assert request.headers.get("mcp-protocol-version"), f"{request.method} without MCP-Protocol-Version"
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 @for_req("streamable-http-protocol-version-header-negotiated", "client")
 def test_the_protocol_version_header_names_the_negotiated_version(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    for request in after_initialize(client_requests(run_client, scripted_server)):
-        assert request.headers.get("mcp-protocol-version") == revision, request.headers
+    def check(received: list[Received]) -> None:
+        for request in after_initialize(received):
+            assert request.headers.get("mcp-protocol-version") == revision, request.headers
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 @for_req("streamable-http-protocol-version-header-every-post", "client")
 def test_every_modern_client_post_names_its_protocol_version(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    for request in posts(client_requests(run_client, scripted_server)):
-        assert request.headers.get("mcp-protocol-version"), f"a POST without MCP-Protocol-Version: {request.frames}"
+    def check(received: list[Received]) -> None:
+        for request in posts(received):
+            assert request.headers.get("mcp-protocol-version"), f"a POST without MCP-Protocol-Version: {request.frames}"
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 @for_req("streamable-http-protocol-version-header-matches-meta", "client")
 def test_the_protocol_version_header_equals_the_meta_version(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    for request in posts(client_requests(run_client, scripted_server)):
-        for frame in request.frames:
-            declared = ((frame.get("params") or {}).get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion")
-            assert declared == request.headers.get("mcp-protocol-version"), (declared, request.headers)
+    def check(received: list[Received]) -> None:
+        for request in posts(received):
+            for frame in request.frames:
+                meta = (frame.get("params") or {}).get("_meta") or {}
+                declared = meta.get("io.modelcontextprotocol/protocolVersion")
+                assert declared == request.headers.get("mcp-protocol-version"), (declared, request.headers)
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 @for_req("streamable-http-client-no-responses", "client")
 def test_a_modern_client_posts_no_responses(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    frames = [f for r in posts(client_requests(run_client, scripted_server)) for f in r.frames]
-    assert not [f for f in frames if "method" not in f], f"responses posted: {frames}"
+    def check(received: list[Received]) -> None:
+        frames = [f for r in posts(received) for f in r.frames]
+        assert not [f for f in frames if "method" not in f], f"responses posted: {frames}"
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 def after_initialize(received: list[Received]) -> list[Received]:
@@ -1479,23 +1508,29 @@ def answer_to(server: ScriptedServer, request_id: Any) -> Received | None:
 def test_every_client_post_body_is_a_message_or_a_batch_of_one_kind(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    for request in posts(client_requests(run_client, scripted_server)):
-        frames = request.frames
-        assert frames and all(is_message(f) for f in frames), f"a POST body that is not JSON-RPC messages: {frames}"
-        if request.batch or len(frames) > 1:
-            kinds = {"method" in f for f in frames}
-            assert len(kinds) == 1, f"a batch mixing responses with requests or notifications: {frames}"
+    def check(received: list[Received]) -> None:
+        for request in posts(received):
+            frames = request.frames
+            assert frames and all(is_message(f) for f in frames), f"a POST body that is not JSON-RPC messages: {frames}"
+            if request.batch or len(frames) > 1:
+                kinds = {"method" in f for f in frames}
+                assert len(kinds) == 1, f"a batch mixing responses with requests or notifications: {frames}"
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 @for_req("streamable-http-post-body-single-message", "client")
 def test_every_client_post_body_is_one_message(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    for request in posts(client_requests(run_client, scripted_server)):
-        frames = request.frames
-        assert not request.batch and len(frames) == 1 and is_message(frames[0]), f"a POST body of {frames}"
-        if revision == MODERN:
-            assert "method" in frames[0], f"a POST body that is neither a request nor a notification: {frames}"
+    def check(received: list[Received]) -> None:
+        for request in posts(received):
+            frames = request.frames
+            assert not request.batch and len(frames) == 1 and is_message(frames[0]), f"a POST body of {frames}"
+            if revision == MODERN:
+                assert "method" in frames[0], f"a POST body that is neither a request nor a notification: {frames}"
+
+    judge_client_requests(run_client, scripted_server, check)
 
 
 @for_req("streamable-http-client-handles-json-and-sse", "client")
@@ -1532,7 +1567,8 @@ def test_the_client_cancels_with_a_cancelled_notification(
 def test_the_client_ends_its_session_with_delete(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
-    received = client_requests(run_client, scripted_server)
+    run_client("tools_call").require_completed()  # how a session ends is seen only once it has
+    received = scripted_server.received
     last_message = max(i for i, r in enumerate(received) if r.frames)
     deletes = [r for r in received[last_message + 1 :] if r.method == "DELETE"]
     assert deletes, "the client left without ending its session by DELETE"

@@ -6,6 +6,7 @@ add its Cover and take its id off the list below.
 
 from conformance.harness.faults import (
     arrives_early,
+    bundled_with,
     drop_field,
     http_header,
     http_method,
@@ -25,6 +26,11 @@ FIRST_PROGRESS = {
     "method": "notifications/progress",
     "params": {"progressToken": "progress-1", "progress": 0, "total": 100, "message": "Completed step 0 of 100"},
 }
+
+#: A response posted in the same body as a request: a batch that mixes the two kinds.
+POSTED_RESPONSE = {"jsonrpc": "2.0", "id": "mcp-matrix-response", "result": {}}
+#: A notification in the same POST as a request.
+EXTRA_NOTIFICATION = {"jsonrpc": "2.0", "method": "notifications/mcp-matrix/extra"}
 
 TESTS = "conformance/test_streamable_http.py"
 HEADERS_TESTS = "conformance/test_streamable_http_headers.py"
@@ -101,7 +107,7 @@ COVERS: list[Cover] = [
         "streamable-http-client-new-post-per-message",
         "client",
         f"{TESTS}::test_each_client_message_travels_in_its_own_post",
-        fault=inject_before("tools/list", {"jsonrpc": "2.0", "method": "notifications/mcp-matrix/extra"}),
+        fault=bundled_with("tools/list", EXTRA_NOTIFICATION),
     ),
     Cover(
         "streamable-http-client-accept-header-post",
@@ -542,23 +548,19 @@ GAPS += [
 # -- the client side of the transport: message bodies, JSON and SSE answers, sessions, GET streams,
 # resumption, and 2026-07-28's era detection (conformance/test_streamable_http.py) ---------------------
 
-#: A response posted in the same body as a request: a batch that mixes the two kinds.
-POSTED_RESPONSE = {"jsonrpc": "2.0", "id": "mcp-matrix-response", "result": {}}
-#: A notification in the same POST as a request.
-EXTRA_NOTIFICATION = {"jsonrpc": "2.0", "method": "notifications/mcp-matrix/extra"}
 
 COVERS += [
     Cover(
         "streamable-http-post-body-batch",
         "client",
         f"{TESTS}::test_every_client_post_body_is_a_message_or_a_batch_of_one_kind",
-        fault=inject_before("tools/list", POSTED_RESPONSE),
+        fault=bundled_with("tools/list", POSTED_RESPONSE),
     ),
     Cover(
         "streamable-http-post-body-single-message",
         "client",
         f"{TESTS}::test_every_client_post_body_is_one_message",
-        fault=inject_before("tools/list", EXTRA_NOTIFICATION),
+        fault=bundled_with("tools/list", EXTRA_NOTIFICATION),
     ),
     Cover(
         "streamable-http-client-handles-json-and-sse",

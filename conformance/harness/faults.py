@@ -42,6 +42,7 @@ KINDS = (
     "reorder",
     "reverse",
     "misreport",
+    "bundle",
 )
 EVERY_METHOD = "*"  # a fault's target that names every method but the handshake (`make mutate`)
 SESSION_OPENING = ("initialize", "notifications/initialized")  # every test reads them: no test's own subject
@@ -157,6 +158,8 @@ class Fault:
             return [json.dumps(frame, ensure_ascii=False).encode(str(self.value), "replace") + b"\n"]
         if self.kind == "strip-newline":
             return [line.rstrip(b"\n")]
+        if self.kind == "bundle":  # the frame sent in one batch with another message, before it
+            return [json.dumps([self.value, frame]).encode() + b"\n"]
         if self.kind == "batch":  # the frame sent as a one-element JSON-RPC batch
             return [json.dumps([frame]).encode() + b"\n"]
         if self.kind == "pretty":  # the frame spread over several lines, as an indenting serializer would
@@ -254,6 +257,11 @@ def inject_raw_before(target: str, text: str) -> Fault:
 def strip_newline(target: str) -> Fault:
     """The answer to ``target`` without its terminating newline."""
     return Fault("strip-newline", target)
+
+
+def bundled_with(target: str, message: Any) -> Fault:
+    """The frame for ``target`` sent in one batch (a JSON array) with ``message`` before it."""
+    return Fault("bundle", target, value=message, description=f"the {target} frame sent in one batch after {message}")
 
 
 def misreport(report: str) -> Fault:

@@ -402,13 +402,12 @@ class ScriptedServer:
                 owner._get(self)
 
             def do_DELETE(self) -> None:
-                received = Received("DELETE", _headers(self))
+                received = Received("DELETE", _headers(self), path=self.path)
+                owner._damage(received, "DELETE")
                 with owner._lock:
                     ended = owner.session_id is not None and received.headers.get("mcp-session-id") == owner.session_id
                     if ended:
                         owner.session_id = None
-                received.path = self.path
-                owner._damage(received, "DELETE")
                 owner._reply(self, received, 200 if ended else 404, None)
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -442,6 +441,10 @@ class ScriptedServer:
         received = Received("POST", _headers(handler), path=handler.path)
         length = int(received.headers.get("content-length", "0") or 0)
         body = handler.rfile.read(length) if length else b""
+        if self.fault is not None:
+            body = self._through_fault(handler, received, body)
+            if body is None:
+                return
         try:
             document = json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError):  # not JSON, or not UTF-8
@@ -450,26 +453,12 @@ class ScriptedServer:
             return
         frames = document if isinstance(document, list) else [document]
         received.batch = isinstance(document, list)
-        judged, sent_headers = frames, received.headers
-        if self.fault is not None:
-            # The fault damages the record the tests judge, not the exchange: the client is answered
-            # as usual, and the record reads as if it had sent the damaged frames.
-            judged = [
-                json.loads(line)
-                for f in frames
-                for line in self.fault.mutate(json.dumps(f).encode(), self.client_answers.method_answered)
-            ]
-            method = next((f.get("method") for f in frames if isinstance(f, dict) and "method" in f), "POST")
-            received.headers = self.fault.rewrite_http(method, 0, received.headers)[1]
-            self._shift(received, method)
-            if self.fault.kind == "http-method" and self.fault.targets(method):
-                received.method = str(self.fault.value)
-        received.frames = judged
-        for frame in judged:
-            self.trace.message("client-to-server", frame)
-            self.violations += judge(self.revision, frame)
-        for frame in frames:
-            self.client_answers.take(frame)
+        received.frames = frames
+        self._take(frames)
+        if received.method != "POST":  # the fault made it another HTTP method: the endpoint refuses it
+            self._reply(handler, received, 405, None)
+            return
+        sent_headers = received.headers
         requests = [f for f in frames if isinstance(f, dict) and "method" in f and "id" in f]
         if not requests:
             self._reply(handler, received, 202, None)
@@ -487,12 +476,64 @@ class ScriptedServer:
         headers = {"Mcp-Session-Id": self.session_id} if self.session_id and self.revision != MODERN else {}
         self._deliver(handler, received, status, responses[0] if len(responses) == 1 else responses, headers)
 
+    def _take(self, frames: list[Any]) -> None:
+        """Record and judge the client's frames of one POST, and note its answers to our requests."""
+        for frame in frames:
+            self.trace.message("client-to-server", frame)
+            self.violations += judge(self.revision, frame)
+            self.client_answers.take(frame)
+
+    def _through_fault(self, handler: BaseHTTPRequestHandler, received: Received, body: bytes) -> bytes | None:
+        """The fault stands between the client and us: the POST as it lets it through. Its headers and
+        HTTP method as rewritten; its body's messages as ``Fault.mutate`` leaves them, each but the last
+        delivered as a POST of its own (an injected or duplicated message), whose answers go nowhere. None:
+        the fault swallowed the message, so nothing reached us, and the client's POST waits, unanswered,
+        until it gives up or we close."""
+        try:
+            document = json.loads(body)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return body
+        items = document if isinstance(document, list) else [document]
+        method = next((f.get("method") for f in items if isinstance(f, dict) and "method" in f), "POST")
+        received.headers = self.fault.rewrite_http(method, 0, received.headers)[1]
+        self._shift(received, method)
+        if self.fault.kind == "http-method" and self.fault.targets(method):
+            received.method = str(self.fault.value)
+        through = [
+            piece
+            for item in items
+            for piece in self.fault.mutate(json.dumps(item).encode(), self.client_answers.method_answered)
+        ]
+        if isinstance(document, list):
+            return b"[" + b",".join(piece.strip() for piece in through) + b"]"
+        if not through:
+            self.trace.lifecycle("client-to-server", "swallowed", method=method)
+            self._until_client_leaves(handler)
+            handler.close_connection = True
+            return None
+        for piece in through[:-1]:
+            self._delivered_aside(received, piece)
+        return through[-1]
+
+    def _delivered_aside(self, carrier: Received, piece: bytes) -> None:
+        """A message the fault added to a POST, taken as a POST of its own with the carrier's headers:
+        recorded, judged and answered (a request's answer goes nowhere: no connection carries it)."""
+        aside = Received("POST", dict(carrier.headers), path=carrier.path, status=202)
+        with contextlib.suppress(json.JSONDecodeError, UnicodeDecodeError):
+            aside.frames = [json.loads(piece)]
+        with self._lock:
+            self.received.append(aside)
+        self.trace.record("client-to-server", "http", method="POST", headers=aside.headers)
+        self._take(aside.frames)
+        for request in [f for f in aside.frames if isinstance(f, dict) and "method" in f and "id" in f]:
+            self._answer(request, aside.headers)
+
     def _get(self, handler: BaseHTTPRequestHandler) -> None:
         """A GET: resume a stream (``Last-Event-ID``), open the scripted standalone stream (``get_stream``),
         or 405 (a transport whose GET does something else overrides this)."""
-        sent = _headers(handler)
-        received = Received("GET", dict(sent), path=handler.path)
+        received = Received("GET", _headers(handler), path=handler.path)
         self._damage(received, "GET")
+        sent = received.headers
         last_event_id = sent.get("last-event-id")
         resumes = (last_event_id or "").rpartition("-")[0] or None  # the stream its event ids name
         if self.revision == MODERN or (resumes is None and self.get_stream is None):
@@ -681,7 +722,7 @@ class ScriptedServer:
         return {"Mcp-Session-Id": self.session_id} if self.session_id and self.revision != MODERN else {}
 
     def _damage(self, received: Received, target: str) -> None:
-        """Apply the fault to the record of a GET or DELETE (its headers, its time of arrival)."""
+        """Apply the fault to a GET or DELETE before we read it (its headers, its time of arrival)."""
         if self.fault is not None:
             received.headers = self.fault.rewrite_http(target, 0, received.headers)[1]
             self._shift(received, target)
