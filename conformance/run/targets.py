@@ -75,6 +75,7 @@ CONFIGURATIONS: dict[str, tuple[str, ...]] = {
     "bearer-token": ("token",),  # every HTTP request must carry Authorization: Bearer <token>
     "session-idle-timeout": ("seconds",),  # the server ends a session idle for that long
     "ping-interval": ("seconds",),  # the server pings an idle session at that interval
+    "without-completion": (),  # the server declares and serves no completion/complete
 }
 TOP_LEVEL_KEYS = {
     "name",
