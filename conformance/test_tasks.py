@@ -12,6 +12,12 @@ declaration; no name is assumed). A server that declares no task support leaves 
 runs on every server. The pinned Python SDK serves no tasks (its surface map leaves ``tasks/*`` out
 and its ``tools/call`` sieve refuses a ``CreateTaskResult``): the default profile gaps these cells to
 #11, and they run on the targets that serve tasks (server-everything).
+
+As requestor, the server is judged on the tools it lists only to a client that declares task-augmented
+sampling and elicitation (compared with a session that declares only sampling and elicitation): the
+harness plays the receiver of the requests they send (``run_as_receiver``: a ``CreateTaskResult``,
+then ``tasks/get`` and ``tasks/result`` answers for a task that works for a few seconds), and records
+what the server asks and when.
 """
 
 from __future__ import annotations
@@ -181,22 +187,32 @@ def pace(task: dict) -> float:
 
 def polled(peer: Peer, task_id: str, until: tuple[str, ...] = TERMINAL, bound: float = TASK_BOUND) -> list[dict]:
     """Every tasks/get result for ``task_id`` until one has a status of ``until``, polled at the task's
-    own pollInterval (at most PACE_CAP apart); ImplementationTimeout after ``bound`` seconds."""
+        own pollInterval (at most PACE_CAP apart). A task still running after ``bound`` seconds leaves the test
+    inconclusive: how long a task runs is the tool's affair."""
     deadline = time.monotonic() + bound
     seen = [got(peer, task_id)]
     while seen[-1].get("status") not in until:
-        if time.monotonic() > deadline:
-            statuses = [t.get("status") for t in seen]
-            raise ImplementationTimeout(f"task {task_id} reached none of {until} within {bound:g}s: {statuses}")
+        statuses = [t.get("status") for t in seen]
+        precondition(time.monotonic() <= deadline, f"task {task_id} reached none of {until} in {bound:g}s: {statuses}")
         time.sleep(pace(seen[-1]))
         seen.append(got(peer, task_id))
     return seen
 
 
+def awaited_result(peer: Peer, task_id: str) -> dict:
+    """The response to tasks/result for ``task_id`` (it may hold its answer until the task ends); none
+    within TASK_BOUND leaves the test inconclusive, for a test whose subject is not that answer."""
+    try:
+        return task_request(peer, "tasks/result", task_id, timeout=TASK_BOUND)
+    except ImplementationTimeout as exc:
+        precondition(False, f"tasks/result of {task_id} was not answered: {exc}")
+        raise
+
+
 def finished(peer: Peer, task_id: str) -> dict:
     """The task once it has ended: tasks/result awaited (it blocks until the task is terminal), then
     tasks/get. The result's own shape is not judged here."""
-    task_request(peer, "tasks/result", task_id, timeout=TASK_BOUND)
+    awaited_result(peer, task_id)
     return got(peer, task_id)
 
 
@@ -550,7 +566,7 @@ def test_the_result_of_a_completed_tool_task_is_the_tool_result(revision: str, s
 def test_tasks_result_answers_only_once_the_task_has_ended(revision: str, transport: str, peer: Peer) -> None:
     task = new_task(peer)
     precondition(task.get("status") not in TERMINAL, f"the task had ended already: {task}")
-    response = task_request(peer, "tasks/result", task["taskId"], timeout=TASK_BOUND)
+    response = awaited_result(peer, task["taskId"])
     precondition("result" in response or "error" in response, f"tasks/result: {response}")
     after = got(peer, task["taskId"])
     assert after.get("status") in TERMINAL, (
@@ -561,7 +577,7 @@ def test_tasks_result_answers_only_once_the_task_has_ended(revision: str, transp
 @for_req("tasks-result-related-task", "server", transports=BOTH_TRANSPORTS)
 def test_tasks_result_names_its_task_in_meta(revision: str, transport: str, peer: Peer) -> None:
     task = new_task(peer)
-    response = task_request(peer, "tasks/result", task["taskId"], timeout=TASK_BOUND)
+    response = awaited_result(peer, task["taskId"])
     precondition(isinstance(response.get("result"), dict), f"tasks/result failed: {response}")
     related = related_task(response["result"])
     assert isinstance(related, dict) and related.get("taskId") == task["taskId"], (
@@ -574,7 +590,7 @@ def test_messages_tied_to_a_task_name_it(revision: str, transport: str, peer: Pe
     """The tasks/result response and the requests the server sends while its task runs, each naming the
     task in _meta (the status notifications, tasks/get, tasks/list and tasks/cancel are exempt)."""
     task = new_task(peer)
-    response = task_request(peer, "tasks/result", task["taskId"], timeout=TASK_BOUND)
+    response = awaited_result(peer, task["taskId"])
     precondition(isinstance(response.get("result"), dict), f"tasks/result failed: {response}")
     tied = [("tasks/result response", response["result"])]
     tied += [
@@ -933,9 +949,10 @@ def task_requesting_tools(server: Peer, open_session: SessionFactory, revision: 
     return found
 
 
-def run_as_receiver(server: Peer, tool: dict, needs_input: bool = False) -> dict:
+def run_as_receiver(server: Peer, tool: dict, needs_input: bool = False, hang_fails: bool = False) -> dict:
     """Call ``tool`` and play the receiver of every task-augmented request it makes, until the call is
-    answered; what the server sent, each of its requests with the time it came (seconds from the call)."""
+    answered; what the server sent, each of its requests with the time it came (seconds from the call).
+    A call never answered leaves the test inconclusive, unless ``hang_fails`` (the test's own subject)."""
     start = time.monotonic()
     call_id = "asking-call"
     frame = server.envelope("tools/call", call_id, {"name": tool["name"], "arguments": arguments_for(tool)})
@@ -953,9 +970,10 @@ def run_as_receiver(server: Peer, tool: dict, needs_input: bool = False) -> dict
             seen = server.receive(timeout=0.1)
         except ImplementationTimeout:
             if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"{tool['name']} was not answered within {ASKED_BOUND:g}s; the server asked {record['requests']}"
-                ) from None
+                hung = f"{tool['name']} was not answered within {ASKED_BOUND:g}s; the server asked {record['requests']}"
+                if hang_fails:
+                    raise AssertionError(hung) from None
+                precondition(False, hung)
             continue
         if not isinstance(seen, dict):
             continue
@@ -993,10 +1011,12 @@ def run_as_receiver(server: Peer, tool: dict, needs_input: bool = False) -> dict
     return record
 
 
-def asked_as_task(server: Peer, open_session: SessionFactory, revision: str, needs_input: bool = False) -> dict:
+def asked_as_task(
+    server: Peer, open_session: SessionFactory, revision: str, needs_input: bool = False, hang_fails: bool = False
+) -> dict:
     """The record of the first task-requesting tool whose run made a task-augmented request."""
     for tool in task_requesting_tools(server, open_session, revision):
-        record = run_as_receiver(server, tool, needs_input)
+        record = run_as_receiver(server, tool, needs_input, hang_fails)
         if record["tasks"]:
             return record
     pytest.skip("fixture-missing: no tool of the server made a task-augmented request")
@@ -1057,8 +1077,8 @@ def test_the_server_finishes_without_status_notifications(
     revision: str, server: Peer, open_session: SessionFactory
 ) -> None:
     """The harness, as receiver, sends no notifications/tasks/status at all: the server's tool still ends
-    with the outcome of the task, not with an error."""
-    record = asked_as_task(server, open_session, revision)
+    with the outcome of the task, not with an error (nor waits on for a notification that never comes)."""
+    record = asked_as_task(server, open_session, revision, hang_fails=True)
     response = record["response"]
     assert "result" in response and response["result"].get("isError") is not True, (
         f"without status notifications, the call that awaited the task failed: {response}"
