@@ -72,6 +72,23 @@ def result_definitions(revision: str) -> dict[str, str]:
     return found
 
 
+INPUT_REQUIRED = "input_required"  # 2026-07-28's resultType of a result that asks for more input
+
+
+def result_definition(revision: str, method: str, result: Any) -> str | None:
+    """The definition a ``method`` result is judged by: ``InputRequiredResult`` where it says so and the
+    revision lets that method answer so (its ``<Result>Response`` admits one: 2026-07-28's multi
+    round-trip requests), else the method's own result."""
+    definition = result_definitions(revision).get(method)
+    if definition and isinstance(result, dict) and result.get("resultType") == INPUT_REQUIRED:
+        document = schema.revision_schema(revision)
+        response = document[schema.definitions_key(document)].get(f"{definition}Response", {})
+        admitted = response.get("properties", {}).get("result", {}).get("anyOf", [])
+        if any(option.get("$ref", "").endswith("/InputRequiredResult") for option in admitted):
+            return "InputRequiredResult"
+    return definition
+
+
 @cache
 def method_definitions(revision: str) -> dict[str, str]:
     """method -> the schema definition of the request or notification that carries it."""
@@ -352,7 +369,7 @@ class Peer:
             self.violations.extend(schema.violations(self.revision, "JSONRPCMessage", item))
             if isinstance(item, dict) and "result" in item:
                 method = self._pending_methods.get(item.get("id"))
-                definition = result_definitions(self.revision).get(method) if method else None
+                definition = result_definition(self.revision, method, item["result"]) if method else None
                 if definition:
                     self.violations.extend(schema.violations(self.revision, definition, item["result"]))
 

@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from conformance.harness import schema
 from conformance.harness.faults import Fault
-from conformance.harness.peer import method_definitions, result_definitions
+from conformance.harness.peer import method_definitions, result_definition
 from conformance.harness.trace import Trace
 
 MODERN = "2026-07-28"
@@ -340,7 +340,7 @@ def response_to(answers: Mapping[str, Answer], request: dict) -> dict:
 def answer_problems(revision: str, method: str, response: dict) -> list[str]:
     """Every way our own result breaks the revision's schema: a harness error, since a client's
     reaction to a wrong answer proves nothing."""
-    definition = result_definitions(revision).get(method)
+    definition = result_definition(revision, method, response.get("result"))
     return schema.violations(revision, definition, response["result"]) if definition and "result" in response else []
 
 

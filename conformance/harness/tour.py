@@ -37,12 +37,11 @@ from conformance.harness.peer import (
     Peer,
     ProtocolViolation,
     method_definitions,
-    result_definitions,
+    result_definition,
 )
 from conformance.harness.wire import Wire, answers, is_response, tool_call
 
 TOUR_TIMEOUT = 5.0  # the bound on each answer awaited in the tour (the fixture answers in milliseconds)
-INPUT_REQUIRED = "input_required"
 SETTLE_SECONDS = 0.15  # how long the tour takes late frames once done (loopback: milliseconds)
 
 
@@ -110,12 +109,10 @@ class Tour:
         result = frame.get("result")
         if not isinstance(result, dict):
             return None  # an error response, or no message at all
-        if result.get("resultType") == INPUT_REQUIRED and schema.has_definition(self.revision, "InputRequiredResult"):
-            return "InputRequiredResult"
         method = self.method_answered(frame)
         if method is None:
             return None
-        return result_definitions(self.revision).get(method, "Result")
+        return result_definition(self.revision, method, result) or "Result"
 
     def of(self, definition: str, fault: Fault | None = None) -> list[Message]:
         return [m for m in self.messages(fault) if m.definition == definition]

@@ -528,21 +528,25 @@ def run_client_process(
 
 
 @pytest.fixture
-def open_session(server_launcher: Launcher, target: Target, request: pytest.FixtureRequest) -> SessionFactory:
-    """Further stdio sessions with the server under test, at any revision, for tests that need several."""
+def open_session(server_launcher: Launcher, target: Target, request: pytest.FixtureRequest) -> Iterator[SessionFactory]:
+    """Further stdio sessions with the server under test, at any revision, for tests that need several;
+    their traces kept if the test fails (judged once it has ended, not when a session closes)."""
     count = itertools.count(2)
+    paths: list[Path] = []
 
     @contextmanager
     def open_one(revision: str) -> Iterator[Peer]:
         path = _trace_path(request).with_suffix(f".{next(count)}.jsonl")
+        paths.append(path)
         with StdioPeer(server_launcher.start(), Trace(path, "stdio"), revision) as session:
             session.roles = target.roles
             yield session
-        report = request.node.stash.get(CALL_REPORT_KEY, None)
-        if report is None or passed_outright(report):
-            path.unlink(missing_ok=True)
 
-    return open_one
+    yield open_one
+    report = request.node.stash.get(CALL_REPORT_KEY, None)
+    if report is not None and passed_outright(report):
+        for path in paths:
+            path.unlink(missing_ok=True)
 
 
 @pytest.fixture
