@@ -13,9 +13,9 @@ runs on every server. The pinned Python SDK serves no tasks (its surface map lea
 and its ``tools/call`` sieve refuses a ``CreateTaskResult``): the default profile gaps these cells to
 #11, and they run on the targets that serve tasks (server-everything).
 
-As requestor, the server is judged on the tools it lists only to a client that declares task-augmented
-sampling and elicitation (compared with a session that declares only sampling and elicitation): the
-harness plays the receiver of the requests they send (``run_as_receiver``: a ``CreateTaskResult``,
+As requestor, the server is judged on the tool its profile binds to ``task-sampling-tool`` (one that asks
+a client declaring task-augmented sampling for a sampling request augmented as a task): the harness plays
+the receiver of the requests it sends (``run_as_receiver``: a ``CreateTaskResult``,
 then ``tasks/get`` and ``tasks/result`` answers for a task that works for a few seconds), and records
 what the server asks and when.
 """
@@ -37,12 +37,11 @@ from conformance.harness.exchanges import CLIENT_RESULTS
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import ImplementationTimeout, Peer, precondition
-from conformance.harness.roles import optional_roles, require_role
+from conformance.harness.roles import Binding, bound, optional_roles, require_role
 from conformance.harness.surface import listed, server_capabilities
 from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers, is_response
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import SessionFactory
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 TERMINAL = ("completed", "failed", "cancelled")
@@ -935,27 +934,13 @@ class HarnessTask:
         return result | {"_meta": {RELATED_TASK: {"taskId": self.task_id}}}
 
 
-def task_requesting_tools(server: Peer, open_session: SessionFactory, revision: str) -> list[dict]:
-    """The tools the server lists to a client declaring task-augmented sampling and elicitation, and not to
-    one declaring only sampling and elicitation: those that ask the client for something as a task."""
-    server.open(ASKED_CAPABILITIES | {"tasks": CLIENT_TASKS})
-    with_tasks = listed(server, "tools/list")
-    with open_session(revision) as other:
-        other.open(ASKED_CAPABILITIES)
-        without = {t.get("name") for t in listed(other, "tools/list")}
-    found = [t for t in with_tasks if t.get("name") not in without]
-    if not found:
-        pytest.skip("fixture-missing: the server lists no tool only to a client that takes task-augmented requests")
-    return found
-
-
-def run_as_receiver(server: Peer, tool: dict, needs_input: bool = False, hang_fails: bool = False) -> dict:
+def run_as_receiver(server: Peer, tool: Binding, needs_input: bool = False, hang_fails: bool = False) -> dict:
     """Call ``tool`` and play the receiver of every task-augmented request it makes, until the call is
     answered; what the server sent, each of its requests with the time it came (seconds from the call).
     A call never answered leaves the test inconclusive, unless ``hang_fails`` (the test's own subject)."""
     start = time.monotonic()
     call_id = "asking-call"
-    frame = server.envelope("tools/call", call_id, {"name": tool["name"], "arguments": arguments_for(tool)})
+    frame = server.envelope("tools/call", call_id, {"name": tool.name, "arguments": tool.args()})
     server.send_request(frame)
     tasks: dict[str, HarnessTask] = {}
     held: list[tuple[dict, HarnessTask]] = []  # tasks/result requests held until their task ends
@@ -970,7 +955,7 @@ def run_as_receiver(server: Peer, tool: dict, needs_input: bool = False, hang_fa
             seen = server.receive(timeout=0.1)
         except ImplementationTimeout:
             if time.monotonic() > deadline:
-                hung = f"{tool['name']} was not answered within {ASKED_BOUND:g}s; the server asked {record['requests']}"
+                hung = f"{tool.name} was not answered within {ASKED_BOUND:g}s; the server asked {record['requests']}"
                 if hang_fails:
                     raise AssertionError(hung) from None
                 precondition(False, hung)
@@ -1011,15 +996,16 @@ def run_as_receiver(server: Peer, tool: dict, needs_input: bool = False, hang_fa
     return record
 
 
-def asked_as_task(
-    server: Peer, open_session: SessionFactory, revision: str, needs_input: bool = False, hang_fails: bool = False
-) -> dict:
-    """The record of the first task-requesting tool whose run made a task-augmented request."""
-    for tool in task_requesting_tools(server, open_session, revision):
-        record = run_as_receiver(server, tool, needs_input, hang_fails)
-        if record["tasks"]:
-            return record
-    pytest.skip("fixture-missing: no tool of the server made a task-augmented request")
+def asked_as_task(server: Peer, needs_input: bool = False, hang_fails: bool = False) -> dict:
+    """The record of a run of the task-sampling-tool (the role of a tool that asks a client declaring
+    task-augmented sampling for a sampling request augmented as a task), the harness as receiver."""
+    bound(server, "task-sampling-tool")
+    server.open(ASKED_CAPABILITIES | {"tasks": CLIENT_TASKS})
+    tool = require_role(server, "task-sampling-tool")
+    record = run_as_receiver(server, tool, needs_input, hang_fails)
+    if not record["tasks"]:
+        pytest.skip(f"fixture-missing: {tool.name} made no task-augmented request: {record['requests']}")
+    return record
 
 
 def requests_of(record: dict, method: str) -> list[tuple[float, dict]]:
@@ -1027,18 +1013,16 @@ def requests_of(record: dict, method: str) -> list[tuple[float, dict]]:
 
 
 @for_req("tasks-request-ttl", "server")
-def test_the_server_may_ask_for_a_task_lifetime(revision: str, server: Peer, open_session: SessionFactory) -> None:
-    record = asked_as_task(server, open_session, revision)
+def test_the_server_may_ask_for_a_task_lifetime(revision: str, server: Peer) -> None:
+    record = asked_as_task(server)
     ttls = [(t.request.get("params") or {}).get("task", {}).get("ttl") for t in record["tasks"].values()]
     if not any(isinstance(ttl, int) for ttl in ttls):
         pytest.skip("not-exercised: the server's task-augmented requests ask for no ttl")
 
 
 @for_req("tasks-honour-poll-interval", "server")
-def test_the_server_polls_no_faster_than_the_poll_interval(
-    revision: str, server: Peer, open_session: SessionFactory
-) -> None:
-    record = asked_as_task(server, open_session, revision)
+def test_the_server_polls_no_faster_than_the_poll_interval(revision: str, server: Peer) -> None:
+    record = asked_as_task(server)
     polls = [at for at, frame in requests_of(record, "tasks/get")]
     created = [at for at, frame in record["requests"] if frame.get("method") in ASKING][:1]
     if not polls:
@@ -1050,8 +1034,8 @@ def test_the_server_polls_no_faster_than_the_poll_interval(
 
 
 @for_req("tasks-poll-until-terminal", "server")
-def test_the_server_polls_until_its_task_has_ended(revision: str, server: Peer, open_session: SessionFactory) -> None:
-    record = asked_as_task(server, open_session, revision)
+def test_the_server_polls_until_its_task_has_ended(revision: str, server: Peer) -> None:
+    record = asked_as_task(server)
     waited = bool(requests_of(record, "tasks/result"))
     ended_seen = any(status in TERMINAL for status in record["statuses"])
     assert waited or ended_seen, (
@@ -1061,10 +1045,8 @@ def test_the_server_polls_until_its_task_has_ended(revision: str, server: Peer, 
 
 
 @for_req("tasks-requestor-omit-related-task", "server")
-def test_the_servers_task_requests_carry_no_related_task(
-    revision: str, server: Peer, open_session: SessionFactory
-) -> None:
-    record = asked_as_task(server, open_session, revision)
+def test_the_servers_task_requests_carry_no_related_task(revision: str, server: Peer) -> None:
+    record = asked_as_task(server)
     task_requests = [f for _, f in record["requests"] if f.get("method", "").startswith("tasks/")]
     if not task_requests:
         pytest.skip("fixture-missing: the server sent no tasks/* request")
@@ -1073,12 +1055,10 @@ def test_the_servers_task_requests_carry_no_related_task(
 
 
 @for_req("tasks-no-reliance-on-status-notification", "server")
-def test_the_server_finishes_without_status_notifications(
-    revision: str, server: Peer, open_session: SessionFactory
-) -> None:
+def test_the_server_finishes_without_status_notifications(revision: str, server: Peer) -> None:
     """The harness, as receiver, sends no notifications/tasks/status at all: the server's tool still ends
     with the outcome of the task, not with an error (nor waits on for a notification that never comes)."""
-    record = asked_as_task(server, open_session, revision, hang_fails=True)
+    record = asked_as_task(server, hang_fails=True)
     response = record["response"]
     assert "result" in response and response["result"].get("isError") is not True, (
         f"without status notifications, the call that awaited the task failed: {response}"
@@ -1086,12 +1066,10 @@ def test_the_server_finishes_without_status_notifications(
 
 
 @for_req("tasks-requestor-result-on-input-required", "server")
-def test_the_server_fetches_the_result_of_a_task_that_needs_input(
-    revision: str, server: Peer, open_session: SessionFactory
-) -> None:
+def test_the_server_fetches_the_result_of_a_task_that_needs_input(revision: str, server: Peer) -> None:
     """The harness's task reports input_required until the server calls tasks/result: a server that sees
     input_required calls it straight away, without polling on for a terminal status."""
-    record = asked_as_task(server, open_session, revision, needs_input=True)
+    record = asked_as_task(server, needs_input=True)
     if "input_required" not in record["statuses"] and not requests_of(record, "tasks/result"):
         pytest.skip("fixture-missing: the server never polled its task, so never saw it input_required")
     asked = [f.get("method") for _, f in record["requests"] if f.get("method") in ("tasks/get", "tasks/result")]
