@@ -9,6 +9,7 @@ import pytest
 from conftest import make_build, row
 
 from conformance.catalogue.errors import InputErrors
+from conformance.harness.faults import http_status, set_field
 from conformance.matrix import covers
 from conformance.matrix.covers import Cover, Gap, for_req, load_coverage
 
@@ -97,6 +98,24 @@ def test_a_gapped_cell_is_marked_with_its_reference_and_reason(registry) -> None
     first, second = parametrised("lifecycle-initialize-first", "server")[:2]
     assert [(m.args, m.kwargs) for m in first.marks if m.name == "gapped"] == [(("F-001",), {"why": "broken"})]
     assert not [m for m in second.marks if m.name == "gapped"]
+
+
+def test_each_further_fault_of_a_cell_is_an_item_of_its_own_that_only_falsify_runs(registry) -> None:
+    """Two covers of one test, each with its fault (the status half and the body half of a check): the
+    cell's own item carries the first; the second is an item of its own, marked so that only --falsify
+    collects it."""
+    status, body = http_status("ping", 200), set_field("ping", "error.code", -32600)
+    registry(
+        Cover("lifecycle-initialize-first", "server", TEST, revisions="2025-11-25", fault=status),
+        Cover("lifecycle-initialize-first", "server", TEST, revisions="2025-11-25", fault=body),
+    )
+    params = parametrised("lifecycle-initialize-first", "server")
+    assert [p.id for p in params] == [
+        "2025-11-25/lifecycle/lifecycle-initialize-first",
+        "2025-11-25/lifecycle/lifecycle-initialize-first+fault2",
+    ]
+    markers = [next(m for m in p.marks if m.name == "requirement").kwargs for p in params]
+    assert markers == [{"fault": status, "further_fault": False}, {"fault": body, "further_fault": True}]
 
 
 def test_for_req_refuses_a_side_the_requirement_does_not_bind(registry) -> None:

@@ -209,7 +209,7 @@ def reverse_list(target: str, path: str, occurrence: int = 0) -> Fault:
     )
 
 
-def drop_field(target: str, path: str) -> Fault:
+def drop_field(target: str | tuple[str, ...], path: str) -> Fault:
     return Fault("drop", target, path)
 
 
@@ -225,7 +225,7 @@ def answer_twice(target: str) -> Fault:
     return Fault("duplicate", target)
 
 
-def change_id(target: str, new_id: Any = None) -> Fault:
+def change_id(target: str | tuple[str, ...], new_id: Any = None) -> Fault:
     return Fault("change-id", target, value=new_id)
 
 

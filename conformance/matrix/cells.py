@@ -74,8 +74,9 @@ def build_cells(requirements: list[dict], coverage: Coverage) -> list[Cell]:
                 applicability = r["applicability"][side]
                 gap = coverage.gap_of(r["id"], revision, side, by_id)
                 covering = [c for c in coverage.covers_of(r["id"], side) if revision in (c.revisions or r["revisions"])]
-                tests = tuple(f"{c.test}[{param_id(revision, r)}]" for c in covering)  # the cell, on any transport
-                fault = next((str(c.fault) for c in covering if c.fault is not None), "")
+                # the cell, on any transport; a test that declares several faults covers it once
+                tests = tuple(dict.fromkeys(f"{c.test}[{param_id(revision, r)}]" for c in covering))
+                fault = "; ".join(str(c.fault) for c in covering if c.fault is not None)
                 if applicability.startswith(NA_PREFIX):
                     cells.append(Cell(**common, state="n/a", reason=applicability.removeprefix(NA_PREFIX)))
                 elif gap is not None:

@@ -184,6 +184,7 @@ def param_id(revision: str, requirement: dict) -> str:
 
 
 TRANSPORT_SEPARATOR = "@"
+FAULT_SEPARATOR = "+fault"  # a test id's further declared fault: ``<rev>/<area>/<id>@stdio+fault2``
 
 
 def for_req(
@@ -220,33 +221,37 @@ def for_req(
 
     def decorate(function: TestFunction) -> TestFunction:
         test = node_id(function)
-        faults: dict[str, Fault | None] = {}  # revision -> the fault of the cover claiming it
+        faults: dict[str, list[Fault]] = {}  # revision -> the faults of the covers claiming it
         for cover in coverage.covers_of(requirement_id, side):
             if cover.test == test:
                 for revision in cover.revisions or requirement["revisions"]:
-                    faults[revision] = faults.get(revision) or cover.fault
+                    faults.setdefault(revision, []).extend([cover.fault] if cover.fault is not None else [])
         revisions = [r for r in requirement["revisions"] if r in faults] or requirement["revisions"]
         params = []
         for revision in revisions:
-            marker = pytest.mark.requirement(requirement_id, side, fault=faults.get(revision))
-            marks: list[pytest.MarkDecorator] = [marker]
             gap = coverage.gap_of(requirement_id, revision, side, requirements)
-            if gap is not None:  # the plugin, which knows the target, makes it an expected failure
-                marks.append(pytest.mark.gapped(gap.ref, why=gap.why))
-            if transports:
-                left_out = (not_over or {}).get(revision, ())
-                available = [t for t in transports if revision in TRANSPORT_REVISIONS[t] and t not in left_out]
-                params.extend(
-                    pytest.param(
-                        revision,
-                        transport,
-                        id=f"{param_id(revision, requirement)}{TRANSPORT_SEPARATOR}{transport}",
-                        marks=marks,
+            # One item per declared fault: the first is the cell's own; each further one (a clause
+            # another fault proves) is an item of its own that only --falsify runs.
+            for number, fault in enumerate(faults.get(revision) or [None], start=1):
+                marker = pytest.mark.requirement(requirement_id, side, fault=fault, further_fault=number > 1)
+                marks: list[pytest.MarkDecorator] = [marker]
+                if gap is not None:  # the plugin, which knows the target, makes it an expected failure
+                    marks.append(pytest.mark.gapped(gap.ref, why=gap.why))
+                suffix = f"{FAULT_SEPARATOR}{number}" if number > 1 else ""
+                if transports:
+                    left_out = (not_over or {}).get(revision, ())
+                    available = [t for t in transports if revision in TRANSPORT_REVISIONS[t] and t not in left_out]
+                    params.extend(
+                        pytest.param(
+                            revision,
+                            transport,
+                            id=f"{param_id(revision, requirement)}{TRANSPORT_SEPARATOR}{transport}{suffix}",
+                            marks=marks,
+                        )
+                        for transport in available
                     )
-                    for transport in available
-                )
-            else:
-                params.append(pytest.param(revision, id=param_id(revision, requirement), marks=marks))
+                else:
+                    params.append(pytest.param(revision, id=f"{param_id(revision, requirement)}{suffix}", marks=marks))
         return pytest.mark.parametrize(("revision", "transport") if transports else "revision", params)(function)
 
     return decorate

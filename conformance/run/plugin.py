@@ -626,6 +626,11 @@ def _is_cell(item: pytest.Item) -> bool:
     return item.get_closest_marker("requirement") is not None
 
 
+def _further_fault(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("requirement")
+    return marker is not None and bool(marker.kwargs.get("further_fault"))
+
+
 @pytest.hookimpl(tryfirst=True)  # before -k / -m / --falsify deselect anything
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The meta-tests run only with the default target (they judge this checkout). A gapped cell runs as
@@ -640,6 +645,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         about_the_tree = [item for item in items if Path(str(item.path)).name in META_TESTS]
         config.hook.pytest_deselected(items=about_the_tree)
         items[:] = [item for item in items if item not in about_the_tree]
+    if not config.getoption("--falsify"):  # a further fault's item is the same run as its cell's own
+        further = [item for item in items if _further_fault(item)]
+        config.hook.pytest_deselected(items=further)
+        items[:] = [item for item in items if not _further_fault(item)]
     gapped = {item: gap_reason(item, profile) for item in items}
     if config.getoption("--falsify") or config.getoption("--mutate"):
         declared = config.getoption("--falsify")
