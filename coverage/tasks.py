@@ -21,228 +21,278 @@ FAKE_TASK = {
 }
 
 
-def cover(requirement: str, test: str, fault=None) -> Cover:  # noqa: ANN001 - a Fault or None
-    return Cover(requirement, "server", f"{TESTS}::{test}", fault=fault)
-
-
 COVERS: list[Cover] = [
     # capability and tool-level negotiation
-    cover(
+    Cover(
         "tasks-ignore-undeclared-augmentation",
-        "test_a_server_without_task_support_for_tools_treats_an_augmented_call_as_a_plain_one",
-        set_field("tools/call", "result.task", FAKE_TASK),
+        "server",
+        f"{TESTS}::test_a_server_without_task_support_for_tools_treats_an_augmented_call_as_a_plain_one",
+        fault=set_field("tools/call", "result.task", FAKE_TASK),
     ),
-    cover(
+    Cover(
         "tasks-declare-capability",
-        "test_a_server_that_creates_tasks_for_tools_declares_it",
-        drop_field("initialize", "result.capabilities.tasks"),
+        "server",
+        f"{TESTS}::test_a_server_that_creates_tasks_for_tools_declares_it",
+        fault=drop_field("initialize", "result.capabilities.tasks"),
     ),
-    cover(
+    Cover(
         "tasks-tools-forbidden-augmented-error",
-        "test_an_augmented_call_of_a_tool_without_task_support_is_refused_with_32601",
-        set_field("tools/call", "error.code", -32602),
+        "server",
+        f"{TESTS}::test_an_augmented_call_of_a_tool_without_task_support_is_refused_with_32601",
+        fault=set_field("tools/call", "error.code", -32602),
     ),
-    cover(
+    Cover(
         "tasks-tools-required-plain-call-error",
-        "test_a_plain_call_of_a_tool_that_requires_tasks_is_refused_with_32601",
-        set_field("tools/call", "error.code", -32600),
+        "server",
+        f"{TESTS}::test_a_plain_call_of_a_tool_that_requires_tasks_is_refused_with_32601",
+        fault=set_field("tools/call", "error.code", -32600),
     ),
-    cover(
+    Cover(
         "tasks-may-require-augmentation",
-        "test_a_plain_request_may_be_refused_with_32600_where_tasks_are_declared",
+        "server",
+        f"{TESTS}::test_a_plain_request_may_be_refused_with_32600_where_tasks_are_declared",
     ),
     # creation
-    cover(
+    Cover(
         "tasks-create-task-result",
-        "test_an_accepted_augmented_call_is_answered_with_a_create_task_result",
-        drop_field("tools/call", "result.task"),
+        "server",
+        f"{TESTS}::test_an_accepted_augmented_call_is_answered_with_a_create_task_result",
+        fault=drop_field("tools/call", "result.task"),
     ),
-    cover(
+    Cover(
         "tasks-create-task-result-promptly",
-        "test_the_create_task_result_comes_before_the_work_is_done",
-        set_field("tools/call", "result.task.status", "completed"),
+        "server",
+        f"{TESTS}::test_the_create_task_result_comes_before_the_work_is_done",
+        fault=set_field("tools/call", "result.task.status", "completed"),
     ),
-    cover("tasks-id-string", "test_task_ids_are_strings", set_field("tools/call", "result.task.taskId", 7)),
-    cover(
+    Cover(
+        "tasks-id-string",
+        "server",
+        f"{TESTS}::test_task_ids_are_strings",
+        fault=set_field("tools/call", "result.task.taskId", 7),
+    ),
+    Cover(
         "tasks-id-receiver-generated",
-        "test_the_server_mints_the_task_id",
-        set_field("tools/call", "result.task.taskId", "mcp-matrix-requestor-chosen-id"),
+        "server",
+        f"{TESTS}::test_the_server_mints_the_task_id",
+        fault=set_field("tools/call", "result.task.taskId", "mcp-matrix-requestor-chosen-id"),
     ),
-    cover(
+    Cover(
         "tasks-id-unique",
-        "test_no_two_tasks_share_an_id",
-        set_field("tools/call", "result.task.taskId", "mcp-matrix-same-id"),
+        "server",
+        f"{TESTS}::test_no_two_tasks_share_an_id",
+        fault=set_field("tools/call", "result.task.taskId", "mcp-matrix-same-id"),
     ),
-    cover(
+    Cover(
         "tasks-unguessable-ids",
-        "test_task_ids_cannot_be_guessed",
-        set_field("tools/call", "result.task.taskId", "task-1"),
+        "server",
+        f"{TESTS}::test_task_ids_cannot_be_guessed",
+        fault=set_field("tools/call", "result.task.taskId", "task-1"),
     ),
-    cover(
+    Cover(
         "tasks-initial-status-working",
-        "test_a_new_task_is_working",
-        set_field("tools/call", "result.task.status", "completed"),
+        "server",
+        f"{TESTS}::test_a_new_task_is_working",
+        fault=set_field("tools/call", "result.task.status", "completed"),
     ),
     # the task object
-    cover(
+    Cover(
         "tasks-created-at",
-        "test_every_task_object_carries_created_at",
-        drop_field("tasks/get", "result.createdAt"),
+        "server",
+        f"{TESTS}::test_every_task_object_carries_created_at",
+        fault=drop_field("tasks/get", "result.createdAt"),
     ),
-    cover(
+    Cover(
         "tasks-last-updated-at",
-        "test_every_task_object_carries_last_updated_at",
-        drop_field("tasks/get", "result.lastUpdatedAt"),
+        "server",
+        f"{TESTS}::test_every_task_object_carries_last_updated_at",
+        fault=drop_field("tasks/get", "result.lastUpdatedAt"),
     ),
-    cover("tasks-ttl-reported", "test_tasks_get_reports_the_ttl", drop_field("tasks/get", "result.ttl")),
-    cover("tasks-ttl-override", "test_the_server_may_grant_another_ttl"),
-    cover(
+    Cover(
+        "tasks-ttl-reported",
+        "server",
+        f"{TESTS}::test_tasks_get_reports_the_ttl",
+        fault=drop_field("tasks/get", "result.ttl"),
+    ),
+    Cover("tasks-ttl-override", "server", f"{TESTS}::test_the_server_may_grant_another_ttl"),
+    Cover(
         "tasks-max-ttl",
-        "test_no_task_is_granted_an_unlimited_ttl",
-        set_field("tools/call", "result.task.ttl", None),
+        "server",
+        f"{TESTS}::test_no_task_is_granted_an_unlimited_ttl",
+        fault=set_field("tools/call", "result.task.ttl", None),
     ),
-    cover("tasks-poll-interval-hint", "test_tasks_get_may_suggest_a_poll_interval"),
-    cover("tasks-delete-after-ttl", "test_a_task_may_be_discarded_once_its_ttl_has_run_out"),
+    Cover("tasks-poll-interval-hint", "server", f"{TESTS}::test_tasks_get_may_suggest_a_poll_interval"),
+    Cover("tasks-delete-after-ttl", "server", f"{TESTS}::test_a_task_may_be_discarded_once_its_ttl_has_run_out"),
     # status
-    cover(
+    Cover(
         "tasks-valid-transitions",
-        "test_a_task_changes_status_only_along_the_lifecycle",
-        set_field("tools/call", "result.task.status", "completed"),  # created completed, then polled working
+        "server",
+        f"{TESTS}::test_a_task_changes_status_only_along_the_lifecycle",
+        fault=set_field("tools/call", "result.task.status", "completed"),  # created completed, then polled working
     ),
-    cover(
+    Cover(
         "tasks-terminal-is-final",
-        "test_a_terminal_task_keeps_its_status",
-        set_field("tasks/get", "result.status", "working", occurrence=2),
+        "server",
+        f"{TESTS}::test_a_terminal_task_keeps_its_status",
+        fault=set_field("tasks/get", "result.status", "working", occurrence=2),
     ),
-    cover("tasks-status-notification-optional", "test_status_changes_may_be_notified_with_the_full_task"),
-    cover(
+    Cover(
+        "tasks-status-notification-optional",
+        "server",
+        f"{TESTS}::test_status_changes_may_be_notified_with_the_full_task",
+    ),
+    Cover(
         "tasks-status-notification-no-related-task",
-        "test_status_notifications_carry_no_related_task",
-        set_field("notifications/tasks/status", "params._meta", {RELATED_TASK: {"taskId": "mcp-matrix-fault"}}),
+        "server",
+        f"{TESTS}::test_status_notifications_carry_no_related_task",
+        fault=set_field("notifications/tasks/status", "params._meta", {RELATED_TASK: {"taskId": "mcp-matrix-fault"}}),
     ),
     # results
-    cover(
+    Cover(
         "tasks-result-terminal-verbatim",
-        "test_the_result_of_a_completed_tool_task_is_the_tool_result",
-        drop_field("tasks/result", "result.content"),
+        "server",
+        f"{TESTS}::test_the_result_of_a_completed_tool_task_is_the_tool_result",
+        fault=drop_field("tasks/result", "result.content"),
     ),
-    cover(
+    Cover(
         "tasks-result-blocks-until-terminal",
-        "test_tasks_result_answers_only_once_the_task_has_ended",
-        set_field("tasks/get", "result.status", "working"),
+        "server",
+        f"{TESTS}::test_tasks_result_answers_only_once_the_task_has_ended",
+        fault=set_field("tasks/get", "result.status", "working"),
     ),
-    cover(
+    Cover(
         "tasks-result-related-task",
-        "test_tasks_result_names_its_task_in_meta",
-        drop_field("tasks/result", "result._meta"),
+        "server",
+        f"{TESTS}::test_tasks_result_names_its_task_in_meta",
+        fault=drop_field("tasks/result", "result._meta"),
     ),
-    cover(
+    Cover(
         "tasks-related-task-meta",
-        "test_messages_tied_to_a_task_name_it",
-        drop_field("tasks/result", "result._meta"),
+        "server",
+        f"{TESTS}::test_messages_tied_to_a_task_name_it",
+        fault=drop_field("tasks/result", "result._meta"),
     ),
-    cover(
+    Cover(
         "tasks-failed-status-message",
-        "test_a_failed_task_says_why",
-        drop_field("tasks/get", "result.statusMessage"),
+        "server",
+        f"{TESTS}::test_a_failed_task_says_why",
+        fault=drop_field("tasks/get", "result.statusMessage"),
     ),
     # addressing tasks
-    cover(
+    Cover(
         "tasks-task-id-param-authoritative",
-        "test_tasks_get_answers_for_the_task_its_param_names",
-        set_field("tasks/get", "result.taskId", "mcp-matrix-other-task"),
+        "server",
+        f"{TESTS}::test_tasks_get_answers_for_the_task_its_param_names",
+        fault=set_field("tasks/get", "result.taskId", "mcp-matrix-other-task"),
     ),
-    cover(
+    Cover(
         "tasks-receiver-ignore-related-task",
-        "test_a_related_task_in_meta_does_not_redirect_tasks_get",
-        set_field("tasks/get", "result.taskId", "mcp-matrix-other-task"),
+        "server",
+        f"{TESTS}::test_a_related_task_in_meta_does_not_redirect_tasks_get",
+        fault=set_field("tasks/get", "result.taskId", "mcp-matrix-other-task"),
     ),
-    cover(
+    Cover(
         "tasks-receiver-omit-related-task",
-        "test_tasks_get_list_and_cancel_results_carry_no_related_task",
-        set_field("tasks/get", "result._meta", {RELATED_TASK: {"taskId": "mcp-matrix-fault"}}),
+        "server",
+        f"{TESTS}::test_tasks_get_list_and_cancel_results_carry_no_related_task",
+        fault=set_field("tasks/get", "result._meta", {RELATED_TASK: {"taskId": "mcp-matrix-fault"}}),
     ),
     # listing
-    cover(
+    Cover(
         "tasks-list-covers-gettable",
-        "test_every_task_that_can_be_fetched_is_listed",
-        set_field("tasks/list", "result.tasks", []),
+        "server",
+        f"{TESTS}::test_every_task_that_can_be_fetched_is_listed",
+        fault=set_field("tasks/list", "result.tasks", []),
     ),
-    cover(
+    Cover(
         "tasks-list-next-cursor",
-        "test_a_tasks_list_page_that_leaves_tasks_out_gives_a_cursor",
-        set_field("tasks/list", "result.tasks", []),
+        "server",
+        f"{TESTS}::test_a_tasks_list_page_that_leaves_tasks_out_gives_a_cursor",
+        fault=set_field("tasks/list", "result.tasks", []),
     ),
-    cover(
+    Cover(
         "tasks-no-list-without-identity",
-        "test_a_server_that_shows_every_client_every_task_does_not_offer_listing",
+        "server",
+        f"{TESTS}::test_a_server_that_shows_every_client_every_task_does_not_offer_listing",
     ),
     # cancelling
-    cover(
+    Cover(
         "tasks-cancel-status-before-response",
-        "test_a_cancelled_task_is_cancelled_when_the_answer_comes",
-        set_field("tasks/cancel", "result.status", "working"),
+        "server",
+        f"{TESTS}::test_a_cancelled_task_is_cancelled_when_the_answer_comes",
+        fault=set_field("tasks/cancel", "result.status", "working"),
     ),
-    cover(
+    Cover(
         "tasks-cancelled-sticky",
-        "test_a_cancelled_task_stays_cancelled",
-        set_field("tasks/get", "result.status", "completed", occurrence=2),
+        "server",
+        f"{TESTS}::test_a_cancelled_task_stays_cancelled",
+        fault=set_field("tasks/get", "result.status", "completed", occurrence=2),
     ),
-    cover("tasks-cancelled-may-delete", "test_a_cancelled_task_may_be_deleted"),
-    cover(
+    Cover("tasks-cancelled-may-delete", "server", f"{TESTS}::test_a_cancelled_task_may_be_deleted"),
+    Cover(
         "tasks-cancel-terminal-rejected",
-        "test_cancelling_a_finished_task_is_refused_with_32602",
-        set_field("tasks/cancel", "error.code", -32603, occurrence=2),
+        "server",
+        f"{TESTS}::test_cancelling_a_finished_task_is_refused_with_32602",
+        fault=set_field("tasks/cancel", "error.code", -32603, occurrence=2),
     ),
     # errors
-    cover(
+    Cover(
         "tasks-error-invalid-task-id",
-        "test_an_unknown_task_id_is_refused_with_32602",
-        set_field("tasks/get", "error.code", -32603),
+        "server",
+        f"{TESTS}::test_an_unknown_task_id_is_refused_with_32602",
+        fault=set_field("tasks/get", "error.code", -32603),
     ),
-    cover(
+    Cover(
         "tasks-error-invalid-cursor",
-        "test_an_unknown_tasks_list_cursor_is_refused_with_32602",
-        set_field("tasks/list", "error.code", -32603),
+        "server",
+        f"{TESTS}::test_an_unknown_tasks_list_cursor_is_refused_with_32602",
+        fault=set_field("tasks/list", "error.code", -32603),
     ),
-    cover(
+    Cover(
         "tasks-error-messages-informative",
-        "test_task_errors_say_what_went_wrong",
-        set_field("tasks/get", "error.message", "Invalid params"),
+        "server",
+        f"{TESTS}::test_task_errors_say_what_went_wrong",
+        fault=set_field("tasks/get", "error.message", "Invalid params"),
     ),
     # over Streamable HTTP
-    cover(
+    Cover(
         "tasks-no-sse-for-tasks-get",
-        "test_tasks_get_is_answered_with_plain_json",
-        http_header("tasks/get", "content-type", "text/event-stream"),
+        "server",
+        f"{TESTS}::test_tasks_get_is_answered_with_plain_json",
+        fault=http_header("tasks/get", "content-type", "text/event-stream"),
     ),
-    cover(
+    Cover(
         "tasks-streamable-http-rules-still-apply",
-        "test_task_messages_over_http_are_answered_as_the_transport_requires",
-        http_header("tasks/get", "content-type", "text/plain"),
+        "server",
+        f"{TESTS}::test_task_messages_over_http_are_answered_as_the_transport_requires",
+        fault=http_header("tasks/get", "content-type", "text/plain"),
     ),
     # the server as requestor: of the client's tasks, the harness playing the receiver
-    cover("tasks-request-ttl", "test_the_server_may_ask_for_a_task_lifetime"),
-    cover("tasks-honour-poll-interval", "test_the_server_polls_no_faster_than_the_poll_interval"),
-    cover("tasks-poll-until-terminal", "test_the_server_polls_until_its_task_has_ended"),
-    cover(
+    Cover("tasks-request-ttl", "server", f"{TESTS}::test_the_server_may_ask_for_a_task_lifetime"),
+    Cover("tasks-honour-poll-interval", "server", f"{TESTS}::test_the_server_polls_no_faster_than_the_poll_interval"),
+    Cover("tasks-poll-until-terminal", "server", f"{TESTS}::test_the_server_polls_until_its_task_has_ended"),
+    Cover(
         "tasks-requestor-omit-related-task",
-        "test_the_servers_task_requests_carry_no_related_task",
-        set_field("tasks/get", "params._meta", {RELATED_TASK: {"taskId": "mcp-matrix-fault"}}),
+        "server",
+        f"{TESTS}::test_the_servers_task_requests_carry_no_related_task",
+        fault=set_field("tasks/get", "params._meta", {RELATED_TASK: {"taskId": "mcp-matrix-fault"}}),
     ),
-    cover(
+    Cover(
         "tasks-no-reliance-on-status-notification",
-        "test_the_server_finishes_without_status_notifications",
-        set_field("tools/call", "result.isError", True),
+        "server",
+        f"{TESTS}::test_the_server_finishes_without_status_notifications",
+        fault=set_field("tools/call", "result.isError", True),
     ),
-    cover(
+    Cover(
         "tasks-requestor-result-on-input-required",
-        "test_the_server_fetches_the_result_of_a_task_that_needs_input",
+        "server",
+        f"{TESTS}::test_the_server_fetches_the_result_of_a_task_that_needs_input",
     ),
-    cover(
+    Cover(
         "tasks-augment-only-declared-types",
-        "test_the_server_asks_a_client_without_task_support_no_task",
-        set_field("sampling/createMessage", "params.task", {}),
+        "server",
+        f"{TESTS}::test_the_server_asks_a_client_without_task_support_no_task",
+        fault=set_field("sampling/createMessage", "params.task", {}),
     ),
 ]
 
