@@ -9,6 +9,7 @@ from conformance.harness.faults import (
     bundled_with,
     change_id,
     drop_field,
+    http_body,
     http_header,
     http_method,
     http_status,
@@ -856,7 +857,22 @@ GAPS += [
 # declares a second fault that leaves the status as it was and breaks the body (make falsify runs it as an
 # item of its own, ``...+fault2``), so that neither half of its check goes unproven.
 REFUSED_WITH_A_RESULT = {"tools/list": {"tools": []}, "tools/call": {"content": []}}
+ACCEPTED_WITH_A_BODY = '{"jsonrpc": "2.0", "id": null, "result": {}}'
 COVERS += [
+    Cover(
+        "streamable-http-accepted-no-request-202",
+        "server",
+        f"{TESTS}::test_an_accepted_notification_gets_202_and_no_body",
+        fault=http_body("notifications/initialized", ACCEPTED_WITH_A_BODY),
+        revisions="2025-03-26..2025-11-25",
+    ),
+    Cover(
+        "streamable-http-accepted-no-request-202",
+        "server",
+        f"{TESTS}::test_an_accepted_notification_gets_202_and_no_body",
+        fault=http_body("notifications/cancelled", ACCEPTED_WITH_A_BODY),
+        revisions="2026-07-28",
+    ),
     Cover(
         "streamable-http-method-not-found-404",
         "server",

@@ -59,9 +59,14 @@ roles:
     assert roles["static-text-resource"].kind == "resource"
 
 
+# Roles the default fixture cannot play, each because the pinned SDK offers no such behaviour on its public
+# API; the cells that need them are the default profile's own gaps (targets/sdk-python.yaml).
+NOT_PLAYED_BY_THE_FIXTURE = {"task-sampling-tool": "the SDK offers no tasks"}
+
+
 def test_the_default_profile_maps_every_role_its_tests_need_of_the_fixture() -> None:
     roles = targets.load(targets.resolve(None)).roles
-    assert set(roles) == set(ROLES)
+    assert set(roles) == set(ROLES) - set(NOT_PLAYED_BY_THE_FIXTURE)
     assert roles["sampling-required-tool"].name == "test_sampling", "the fixture's test_sampling refuses"
     assert roles["slow-tool"].name == "test_cancellable_operation"
 

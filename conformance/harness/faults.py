@@ -43,10 +43,11 @@ KINDS = (
     "reverse",
     "misreport",
     "bundle",
+    "http-body",
 )
 EVERY_METHOD = "*"  # a fault's target that names every method but the handshake (`make mutate`)
 SESSION_OPENING = ("initialize", "notifications/initialized")  # every test reads them: no test's own subject
-HTTP_KINDS = ("http-status", "http-header", "http-method", "sse-event-id", "sse-event-name", "http-early")
+HTTP_KINDS = ("http-status", "http-header", "http-method", "sse-event-id", "sse-event-name", "http-early", "http-body")
 
 
 @dataclass(frozen=True)
@@ -277,6 +278,11 @@ def pretty_print(target: str) -> Fault:
 def as_batch(target: str) -> Fault:
     """The frame of ``target`` (a request or notification, or the answer to one) inside a JSON array."""
     return Fault("batch", target)
+
+
+def http_body(target: str | tuple[str, ...], body: str) -> Fault:
+    """The HTTP answer to ``target`` arrives with ``body`` as its JSON body (its status left as it was)."""
+    return Fault("http-body", target, value=body, description=f"the HTTP answer to {target} with the body {body!r}")
 
 
 def http_status(target: str | tuple[str, ...], status: int) -> Fault:

@@ -344,16 +344,19 @@ class HttpPeer(HttpTransport):
         sent = headers if headers is not None else self.headers_for(frame)
         self.trace.record("client-to-server", "http", method=method, headers=sent)
         response = self._send_http(method, body, sent)
-        exchange = self._record(method, response, _target(method, frame))
+        target = _target(method, frame)
+        exchange = self._record(method, response, target)
         try:
             if exchange.headers.get("content-type", "").startswith("text/event-stream"):
                 if read_events:
                     with contextlib.suppress(TimeoutError, OSError):
                         exchange.events = list(parse_sse(iter(response.readline, b"")))
                     if self.fault is not None and self.fault.kind == "sse-event-id":
-                        exchange.events = self.fault.rewrite_events(_target(method, frame), exchange.events)
+                        exchange.events = self.fault.rewrite_events(target, exchange.events)
             else:
                 exchange.body = response.read()
+                if self.fault is not None and self.fault.kind == "http-body" and self.fault.targets(target):
+                    exchange.body = str(self.fault.value).encode()
         finally:
             self._done(response)
         return exchange
