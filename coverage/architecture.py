@@ -58,13 +58,18 @@ GAPS: list[Gap] = [
         "a permission with nothing to break: which optional components a server implements is its own choice",
     ),
     *gaps(
+        "L-099",
+        "whether the host ties a stdio server process to one conversation turns on its own notion of a conversation, "
+        "which no message carries",
+        {"architecture-stdio-process-not-conversation": "client"},
+    ),
+    *gaps(
         "#12",
         "catalogued, not yet tested",
         {
             "architecture-base-protocol-required": "client",
             "architecture-core-components-required": "client",
             "architecture-optional-components": "client",
-            "architecture-stdio-process-not-conversation": "client",
             "architecture-cross-request-state-explicit-handle": "client",
         },
     ),

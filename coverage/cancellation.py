@@ -145,6 +145,11 @@ GAPS: list[Gap] = [
         },
     ),
     *gaps(
+        "L-095",
+        "the host's user interface showing that a cancellation was requested is on its screen, not on the wire",
+        {"cancellation-ui-indication": "client"},
+    ),
+    *gaps(
         "#12",
         "catalogued, not yet tested",
         {
@@ -159,7 +164,6 @@ GAPS: list[Gap] = [
             "cancellation-client-ignore-late-response": "client",
             "cancellation-race-graceful": "client",
             "cancellation-log-reasons": "client",
-            "cancellation-ui-indication": "client",
             "cancellation-ignore-invalid": "client",
             "cancellation-target-in-flight-cancellednotification": "client",
             "cancellation-reason-logged-or-shown-reason": "client",

@@ -136,17 +136,32 @@ GAPS: list[Gap] = [
         "a permission with nothing to break: before logging/setLevel any choice of messages is the server's",
     ),
     *gaps(
+        "L-095",
+        "how a client shows, filters, colours or keeps the log messages it received is its interface (a permission)",
+        {"logging-client-presentation-options": "client"},
+    ),
+    *gaps(
+        "L-096",
+        "what a client does inside with the log messages it received (validating their data, who may read them, "
+        "watching them for sensitive content) shows in no frame",
+        {
+            "logging-control-access": "client",
+            "logging-monitor-sensitive-content": "client",
+            "logging-validate-data-fields": "client",
+        },
+    ),
+    *gaps(
+        "L-098",
+        "a rate limit with no rate: any number a test demanded would be the suite's",
+        {"logging-rate-limit": "client"},
+    ),
+    *gaps(
         "#12",
         "catalogued, not yet tested",
         {
             "logging-deprecated-not-adopted": "client",
             "logging-deprecated-migrate": "client",
             "logging-set-level-allowed": "client",
-            "logging-rate-limit": "client",
-            "logging-client-presentation-options": "client",
-            "logging-validate-data-fields": "client",
-            "logging-control-access": "client",
-            "logging-monitor-sensitive-content": "client",
         },
     ),
 ]

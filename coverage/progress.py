@@ -143,6 +143,22 @@ GAPS: list[Gap] = [
         "the spec gives flooding no measure, and the fixture's own tools set the pace (3 notifications, 50 ms apart)",
     ),
     *gaps(
+        "L-096",
+        "which progress tokens a client counts as active is its bookkeeping; what that leads to on the wire is "
+        "progress-token-unique and progress-reference-active-token",
+        {"progress-track-tokens": "client"},
+    ),
+    *gaps(
+        "L-097",
+        "'relevant' and 'human readable' give a progress message no criterion a frame could fail",
+        {"progress-message-human-readable": "client"},
+    ),
+    *gaps(
+        "L-098",
+        "a rate limit with no rate: any number a test demanded would be the suite's",
+        {"progress-rate-limit": "client"},
+    ),
+    *gaps(
         "#12",
         "catalogued, not yet tested",
         {
@@ -151,14 +167,11 @@ GAPS: list[Gap] = [
             "progress-notifications-optional": "client",
             "progress-value-increases": "client",
             "progress-values-may-be-fractional": "client",
-            "progress-message-human-readable": "client",
             "progress-reference-active-token": "client",
             "progress-frequency-free": "client",
             "progress-total-optional": "client",
             "progress-task-token-persists": "client",
             "progress-task-stop-at-terminal": "client",
-            "progress-track-tokens": "client",
-            "progress-rate-limit": "client",
             "progress-stop-after-completion": "client",
             "progress-client-token-type": "client",
             "progress-client-token-unique": "client",

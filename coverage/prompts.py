@@ -189,12 +189,17 @@ GAPS: list[Gap] = [
         "not of any exchange a peer can judge",
     ),
     *gaps(
+        "L-097",
+        "what counts as an injection or an unauthorized access in prompt arguments and messages is the client's "
+        "judgement, with no criterion a frame could fail",
+        {"prompts-validate-inputs-outputs": "client"},
+    ),
+    *gaps(
         "#12",
         "catalogued, not yet tested",
         {
             "prompts-client-handles-pagination": "client",
             "prompts-respect-capability-negotiation": "client",
-            "prompts-validate-inputs-outputs": "client",
         },
     ),
 ]

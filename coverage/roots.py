@@ -61,6 +61,32 @@ GAPS: list[Gap] = [
         {"roots-server-cache-appropriately": "server"},
     ),
     *gaps(
+        "L-095",
+        "asking the user before a root is exposed, and the interface for managing roots, happen on the host's screen",
+        {
+            "roots-consent-before-exposing": "client",
+            "roots-management-ui": "client",
+        },
+    ),
+    *gaps(
+        "L-096",
+        "watching roots for changes and for reachability is the client's bookkeeping; what it leads to on the wire is "
+        "roots-list-changed-notification",
+        {
+            "roots-monitor-accessibility": "client",
+            "roots-watch-changes": "client",
+        },
+    ),
+    *gaps(
+        "L-097",
+        "which locations a client may share, and under what access control, is the user's and the host's policy, "
+        "which no message states",
+        {
+            "roots-access-controls": "client",
+            "roots-expose-only-permitted": "client",
+        },
+    ),
+    *gaps(
         "#12",
         "catalogued, not yet tested",
         {
@@ -70,14 +96,8 @@ GAPS: list[Gap] = [
             "roots-uri-file-scheme": "client",
             "roots-error-not-supported": "client",
             "roots-error-internal": "client",
-            "roots-expose-only-permitted": "client",
             "roots-validate-uris-traversal": "client",
-            "roots-access-controls": "client",
-            "roots-monitor-accessibility": "client",
-            "roots-consent-before-exposing": "client",
-            "roots-management-ui": "client",
             "roots-check-accessible-before-exposing": "client",
-            "roots-watch-changes": "client",
         },
     ),
 ]

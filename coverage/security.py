@@ -23,14 +23,19 @@ GAPS: list[Gap] = [
         },
     ),
     *gaps(
-        "#12",
-        "catalogued, not yet tested",
+        "L-097",
+        "the client's halves of L-075: consent flows, access controls, best practice and privacy by design are the "
+        "host's application and process, with no criterion a frame could fail",
         {
-            "security-consent-flows": "client",
-            "security-document-implications": "client",
             "security-access-controls": "client",
             "security-best-practices": "client",
+            "security-consent-flows": "client",
             "security-privacy-in-design": "client",
         },
+    ),
+    *gaps(
+        "L-099",
+        "what the client's documentation says about its security implications is not on the wire",
+        {"security-document-implications": "client"},
     ),
 ]

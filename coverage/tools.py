@@ -169,26 +169,44 @@ GAPS: list[Gap] = [
         },
     ),
     *gaps(
+        "L-095",
+        "what the host shows its user (the exposed tools, an invocation, its inputs) and asks him to confirm or deny "
+        "happens on its screen, not on the wire",
+        {
+            "tools-client-confirm-sensitive": "client",
+            "tools-client-show-inputs": "client",
+            "tools-human-can-deny-invocation": "client",
+            "tools-ui-confirm-operations": "client",
+            "tools-ui-indicate-invocation": "client",
+            "tools-ui-show-exposed-tools": "client",
+        },
+    ),
+    *gaps(
+        "L-096",
+        "audit records, the trust placed in annotations and what the host passes to its language model stay inside "
+        "the client",
+        {
+            "tools-annotations-untrusted": "client",
+            "tools-client-audit-log": "client",
+            "tools-client-validate-results": "client",
+            "tools-execution-errors-to-model": "client",
+            "tools-protocol-errors-to-model": "client",
+        },
+    ),
+    *gaps(
+        "L-098",
+        "a tool-call timeout with no length: any bound a test waited for would be the suite's",
+        {"tools-client-call-timeouts": "client"},
+    ),
+    *gaps(
         "#12",
         "catalogued, not yet tested",
         {
-            "tools-human-can-deny-invocation": "client",
-            "tools-ui-show-exposed-tools": "client",
-            "tools-ui-indicate-invocation": "client",
-            "tools-ui-confirm-operations": "client",
-            "tools-annotations-untrusted": "client",
             "tools-name-case-sensitive": "client",
             "tools-aggregator-disambiguate-names": "client",
             "tools-aggregator-not-rely-on-server-name": "client",
             "tools-output-schema-client-validates": "client",
-            "tools-execution-errors-to-model": "client",
-            "tools-protocol-errors-to-model": "client",
-            "tools-client-confirm-sensitive": "client",
-            "tools-client-show-inputs": "client",
-            "tools-client-validate-results": "client",
             "tools-client-ref-resolution": "client",
-            "tools-client-call-timeouts": "client",
-            "tools-client-audit-log": "client",
         },
     ),
 ]
