@@ -3,7 +3,9 @@
 Each unit is installed from the package registries at exactly the pinned versions, into a folder of its own:
 
 - ``npm/``: ``npm ci`` of ``targets/package.json`` + ``targets/package-lock.json`` (every package with its
-  integrity hash): ``@modelcontextprotocol/server-everything`` and ``@modelcontextprotocol/server-filesystem``;
+  integrity hash): ``@modelcontextprotocol/server-everything`` and ``@modelcontextprotocol/server-filesystem``,
+  the TypeScript SDK whose ``Client`` ``targets/clients/ts_sdk_client.mjs`` drives (target ts-sdk-client), and
+  ``node`` 22 (``node_modules/.bin/node``), which that driver runs on;
 - ``<name>/``: a virtualenv per Python target, ``pip install --require-hashes --no-deps`` of
   ``targets/requirements/<name>.txt`` (every distribution pinned, with its hashes);
 - ``filesystem-root/``: the scratch directory server-filesystem is allowed to serve;
@@ -113,7 +115,7 @@ def run(command: list[str], what: str, cwd: Path | None = None, env: dict[str, s
     return done.stdout
 
 
-# npm: server-everything and server-filesystem
+# npm: server-everything, server-filesystem, the TypeScript SDK's client and its Node 22
 
 
 def npm_digest() -> str:
@@ -135,11 +137,19 @@ def npm_install(folder: Path) -> None:
         installed = json.loads(manifest.read_text(encoding="utf-8"))["version"]
         if installed != version:
             raise InstallError(f"npm: {package} installed at {installed}, pinned {version}")
+    node = folder / NODE
+    said = run([str(node), "--version"], f"npm: {node.relative_to(folder)} --version").strip()
+    if said != f"v{wanted['node']}":
+        raise InstallError(f"npm: {node.relative_to(folder)} reports {said!r}, pinned node {wanted['node']}")
+
+
+NODE = Path("node_modules") / ".bin" / "node"  # the Node 22 of the npm package node (ts-sdk-client runs on it)
 
 
 def npm_intact(folder: Path) -> bool:
     wanted = json.loads((HERE / "package.json").read_text(encoding="utf-8"))["dependencies"]
-    return all((folder / "node_modules" / package / "package.json").is_file() for package in wanted)
+    packages = all((folder / "node_modules" / package / "package.json").is_file() for package in wanted)
+    return packages and (folder / NODE).exists()
 
 
 # PyPI: one virtualenv per target

@@ -36,3 +36,6 @@ SCENARIO_VARIABLE = "MCP_CONFORMANCE_SCENARIO"
 REVISION_VARIABLE = "MCP_MATRIX_REVISION"
 REPORT_PREFIX = "mcp-matrix: "  # a line the client driver prints for its application (``ClientRun.report``)
 COMPLETED = f"{REPORT_PREFIX}scenario completed"  # the last line on stdout of a scenario that ran to its end
+# A client driver whose client library lacks what a scenario needs prints this, then why, and exits 0:
+# the run is fixture-missing (conformance/run/plugin.py run_client_process), never pass, fail or inconclusive.
+UNSUPPORTED = f"{REPORT_PREFIX}scenario unsupported "
