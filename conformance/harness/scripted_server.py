@@ -57,6 +57,7 @@ class Received:
 
 PACE_BOUND_SECONDS = 10.0  # a paced answer (see Pace) never takes longer, whatever it says
 ASK_SECONDS = 5.0  # how long a scripted server awaits the client's answer to one of its own requests
+CANCEL_POLL_SECONDS = 0.02  # how often a request held until its cancellation (Pace.answer_on_cancel) looks
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,26 @@ class Pace:
     delay: float | None = 0.0
     progress_every: float = 0.0
     ask: tuple[str, ...] = ()
+    # The params each method of ``ask`` is sent with (none given: sent without params).
+    ask_params: dict[str, Any] = field(default_factory=dict)
+    # With ``delay`` None: held only until the client cancels the request (its notifications/cancelled
+    # naming it), then answered all the same: a response that arrives after the cancellation (bounded).
+    answer_on_cancel: bool = False
 
     def to_json(self) -> str:
-        return json.dumps({"delay": self.delay, "progress_every": self.progress_every, "ask": list(self.ask)})
+        fields = {"delay": self.delay, "progress_every": self.progress_every, "ask": list(self.ask)}
+        return json.dumps(fields | {"ask_params": self.ask_params, "answer_on_cancel": self.answer_on_cancel})
 
     @classmethod
     def from_json(cls, text: str) -> Pace:
         fields = json.loads(text)
-        return cls(fields.get("delay"), fields.get("progress_every", 0.0), tuple(fields.get("ask", ())))
+        return cls(
+            fields.get("delay"),
+            fields.get("progress_every", 0.0),
+            tuple(fields.get("ask", ())),
+            ask_params=fields.get("ask_params") or {},
+            answer_on_cancel=bool(fields.get("answer_on_cancel")),
+        )
 
 
 def progress_token(request: dict) -> Any:
@@ -105,11 +118,12 @@ class ClientAnswers:
         self._condition = threading.Condition()
         self._ids = iter(range(1, 1 << 30))
 
-    def request(self, method: str) -> dict:
+    def request(self, method: str, params: dict | None = None) -> dict:
         with self._condition:
             request_id = f"mcp-matrix-server-{next(self._ids)}"
             self.asked[request_id] = method
-        return {"jsonrpc": "2.0", "id": request_id, "method": method}
+        request = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        return request if params is None else request | {"params": params}
 
     def method_answered(self, frame: Any) -> str | None:
         """The method of the server's request that ``frame`` (a client's response) answers."""
@@ -287,6 +301,48 @@ def default_results(revision: str) -> dict[str, Answer]:
 def listing_tools(answer: Answer, tools: list[dict]) -> Answer:
     """A ``tools/list`` answer like ``answer`` (a default's cache hints and all), listing ``tools``."""
     return lambda frame: answer(frame) | {"tools": tools}
+
+
+CONNECTION_MARK = "{connection}"  # in a paged listing's cursors: the number of the client's connection
+
+
+def page_cursors(pages: list[dict], connection: int) -> list[Any]:
+    """The ``nextCursor`` each page of ``pages`` (see ``paged_answer``) carries on ``connection`` (None:
+    the last page, which carries none)."""
+    cursors = []
+    for page in pages:
+        cursor = page.get("nextCursor")
+        if isinstance(cursor, str):
+            cursor = cursor.replace(CONNECTION_MARK, str(connection))
+        cursors.append(cursor if "nextCursor" in page else None)
+    return cursors
+
+
+def paged_answer(answer: Answer, key: str, pages: list[dict], connection: Callable[[], int] = lambda: 1) -> Answer:
+    """A list method answered page by page, like ``answer`` (a default's cache hints and all) but listing
+    ``pages``: each ``{"items": [...], "nextCursor": ...}`` (without ``nextCursor``: the last page). A
+    request without a cursor gets the first page, one carrying a page's ``nextCursor`` (the same JSON
+    value) the page after it; any other cursor is refused with -32602. In a cursor, CONNECTION_MARK reads
+    as the number of the client's connection (``connection()``), so that each connection has cursors of
+    its own."""
+
+    def serve(frame: dict) -> dict:
+        params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+        cursors = page_cursors(pages, connection())
+        index = 0
+        if params.get("cursor") is not None:
+            cursor = params["cursor"]
+            issued = [(i + 1, c) for i, c in enumerate(cursors[:-1]) if c is not None]
+            follows = [after for after, c in issued if json.dumps(c) == json.dumps(cursor)]
+            if not follows:
+                return {"error": {"code": -32602, "message": f"Invalid cursor: {cursor!r}"}}
+            index = follows[0]
+        result = {k: v for k, v in answer(frame).items() if k != "nextCursor"} | {key: list(pages[index]["items"])}
+        if cursors[index] is not None:
+            result["nextCursor"] = cursors[index]
+        return result
+
+    return serve
 
 
 class ScriptedPeer(Protocol):
@@ -633,16 +689,21 @@ class ScriptedServer:
             return True
 
         for method in pace.ask:
-            asked = self.client_answers.request(method)
+            asked = self.client_answers.request(method, pace.ask_params.get(method))
             if not event(asked) or self.client_answers.wait(asked["id"]) is None:
                 break
         start = time.monotonic()
         end = start + min(PACE_BOUND_SECONDS, PACE_BOUND_SECONDS if pace.delay is None else pace.delay)
         token, sent_progress = progress_token(request), 0
         reporting = bool(pace.progress_every) and token is not None
+        cancelled = False  # answer_on_cancel: the client's cancellation has come
         while (now := time.monotonic()) < end:
+            if pace.answer_on_cancel and self.cancelled_by_client(request["id"]):
+                cancelled = True
+                break
             due = start + pace.progress_every * (sent_progress + 1) if reporting else end
-            if _closed_by_peer(handler.connection, min(due, end) - now):
+            look = min(due, end, now + CANCEL_POLL_SECONDS) if pace.answer_on_cancel else min(due, end)
+            if _closed_by_peer(handler.connection, look - now):
                 self.trace.lifecycle("client-to-server", "stream-closed", id=request["id"])
                 return
             if time.monotonic() >= due and due < end:
@@ -650,11 +711,21 @@ class ScriptedServer:
                 if not event(progress_notification(token, sent_progress)):
                     self.trace.lifecycle("client-to-server", "stream-closed", id=request["id"])
                     return
-        if pace.delay is None:
+        if pace.delay is None and not cancelled:
             self.trace.lifecycle("server-to-client", "held", id=request["id"], method=request["method"])
             return
         response, _ = self._answer(request, headers)
         event(response)
+
+    def cancelled_by_client(self, request_id: Any) -> bool:
+        """Whether the client has sent a notifications/cancelled naming ``request_id``."""
+        return any(
+            isinstance(f, dict)
+            and f.get("method") == "notifications/cancelled"
+            and isinstance(f.get("params"), dict)
+            and f["params"].get("requestId") == request_id
+            for f in self.frames()
+        )
 
     def _reply(
         self,

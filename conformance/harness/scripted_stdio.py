@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import queue
@@ -39,6 +40,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -54,6 +56,7 @@ from conformance.harness.scripted_server import (
     default_results,
     judge,
     listing_tools,
+    paged_answer,
     progress_notification,
     progress_token,
     raw_response,
@@ -100,12 +103,15 @@ class ScriptedStdioServer:
         self.hold = set(options.hold)
         self.raw: dict[str, Any] = {m: json.loads(t) for m, t in (item.split("=", 1) for item in options.raw)}
         self.push: dict[str, Any] = {m: json.loads(t) for m, t in (item.split("=", 1) for item in options.push)}
+        self.ask: dict[str, Any] = {m: json.loads(t) for m, t in (item.split("=", 1) for item in options.ask)}
         self._client_answered: set[str] = set()  # the ids (as JSON) of the client's responses so far
+        self._client_cancelled: set[str] = set()  # the ids (as JSON) its notifications/cancelled named so far
         self._answered = threading.Condition()
         self.linger: bool = options.linger
         self.wind_down: float = options.wind_down
         self.chatter: bool = options.stderr_chatter
         self.listen_stamp: int = options.listen
+        self.listen_honour: set[str] | None = set(options.listen_honour) if options.listen_honour else None
         self.listens: list[Any] = []  # the ids of the subscriptions/listen requests acknowledged so far
         self.crash_after: str | None = options.crash_after
         self.stderr_flood: int = options.stderr_flood
@@ -113,10 +119,16 @@ class ScriptedStdioServer:
         self.answers: dict[str, Answer] = {m: a for m, a in default_results(self.revision).items() if m in defined}
         for method, code in (item.rsplit("=", 1) for item in options.error):
             self.answers[method] = error_answer(int(code))
+        connection = getattr(options, "connection", 1)  # which server of its command line this is (main)
+        for method, spec in (item.split("=", 1) for item in getattr(options, "pages", [])):
+            paged = json.loads(spec)  # {"key": ..., "pages": [...]}: see scripted_server.paged_answer
+            self.answers[method] = paged_answer(self.answers[method], paged["key"], paged["pages"], lambda: connection)
         if options.tools is not None:
             self.answers["tools/list"] = listing_tools(self.answers["tools/list"], json.loads(options.tools))
         for method, result in (item.split("=", 1) for item in options.result):
             self.answers[method] = fixed_answer(json.loads(result))
+        for method, results in (item.split("=", 1) for item in options.rounds):
+            self.answers[method] = rounds_answer(json.loads(results))
         self.paces = {method: Pace.from_json(pace) for method, pace in (item.split("=", 1) for item in options.pace)}
         self.client_answers = ClientAnswers()  # the client's answers to our own requests (Pace.ask)
         self._unread = b""  # what we have read of a line not yet ended
@@ -171,6 +183,8 @@ class ScriptedStdioServer:
         hold it open; once the ``listen_stamp``-th is acknowledged, send one change notification on it."""
         stamp = {"io.modelcontextprotocol/subscriptionId": request["id"]}
         asked = (request.get("params") or {}).get("notifications") or {}
+        if self.listen_honour is not None:  # only these of the filter's members are honoured
+            asked = {flag: value for flag, value in asked.items() if flag in self.listen_honour}
         self._write(
             {
                 "jsonrpc": "2.0",
@@ -228,6 +242,17 @@ class ScriptedStdioServer:
             with self._answered:
                 self._client_answered.update(json.dumps(f.get("id")) for f in responses)
                 self._answered.notify_all()
+        cancelled = [
+            json.dumps(f["params"].get("requestId"))
+            for f in items
+            if isinstance(f, dict)
+            and f.get("method") == "notifications/cancelled"
+            and isinstance(f.get("params"), dict)
+        ]
+        if cancelled:
+            with self._answered:
+                self._client_cancelled.update(cancelled)
+                self._answered.notify_all()
 
     def _respond(self) -> None:
         while (request := self.requests.get()) is not None:
@@ -237,11 +262,18 @@ class ScriptedStdioServer:
             pushed = self.push.pop(request["method"], None)
             if pushed is not None:
                 self._push(pushed)
+            asked = self.ask.pop(request["method"], None)
+            if asked is not None:
+                self._ask(asked)
             if request["method"] in self.hold:
                 self.trace.lifecycle("server-to-client", "held", id=request["id"], method=request["method"])
                 continue
             if request["method"] == "subscriptions/listen" and self.listen_stamp:
                 self._listen(request)
+                if request["method"] == self.crash_after:  # the connection dies with the subscription open
+                    self.trace.lifecycle("server-to-client", "crash", detail="exits after acknowledging a listen")
+                    self.trace.close()
+                    os._exit(1)
                 continue
             if request["method"] in self.raw:
                 self._write(raw_response(request, self.raw[request["method"]]))
@@ -268,28 +300,54 @@ class ScriptedStdioServer:
         with self._answered:
             self._answered.wait_for(lambda: asked <= self._client_answered, timeout=PUSH_WAIT_SECONDS)
 
+    def _ask(self, requests: list[dict]) -> None:
+        """Send the client requests of our own before an answer, as ``_push`` does, each taken as ours: a
+        fault on the answers to its method (``sampling/createMessage``, ...) reaches the client's answer."""
+        for frame in requests:
+            self.client_answers.asked[frame["id"]] = frame["method"]
+        self._push(requests)
+
     def _paced(self, request: dict, pace: Pace) -> None:
         """Answer ``request`` as ``pace`` says (see scripted_server.Pace), on a thread of its own."""
         for method in pace.ask:
-            asked = self.client_answers.request(method)
+            asked = self.client_answers.request(method, pace.ask_params.get(method))
             self._write(asked)
             if self.client_answers.wait(asked["id"]) is None:
                 break
         start = time.monotonic()
         end = start + min(PACE_BOUND_SECONDS, PACE_BOUND_SECONDS if pace.delay is None else pace.delay)
         token, sent_progress = progress_token(request), 0
+        cancelled = self._cancellation(request["id"]) if pace.answer_on_cancel else None
         while pace.progress_every and token is not None:
             due = start + pace.progress_every * (sent_progress + 1)
             if due >= end:
                 break
-            time.sleep(max(0.0, due - time.monotonic()))  # the scripted server's pace, not a wait for anything
+            if cancelled is not None:  # held until cancelled: woken by the cancellation, else paced
+                if cancelled(max(0.0, due - time.monotonic())):
+                    break
+            else:
+                time.sleep(max(0.0, due - time.monotonic()))  # the scripted server's pace, not a wait for anything
             sent_progress += 1
             self._write(progress_notification(token, sent_progress))
+        if cancelled is not None and cancelled(max(0.0, end - time.monotonic())):
+            self._answer(request)  # the answer after the cancellation (Pace.answer_on_cancel)
+            return
         time.sleep(max(0.0, end - time.monotonic()))
         if pace.delay is None:
             self.trace.lifecycle("server-to-client", "held", id=request["id"], method=request["method"])
             return
         self._answer(request)
+
+    def _cancellation(self, request_id: Any) -> Callable[[float], bool]:
+        """A wait, bounded by its argument, for the client's notifications/cancelled naming ``request_id``:
+        whether it has come."""
+        key = json.dumps(request_id)
+
+        def wait(seconds: float) -> bool:
+            with self._answered:
+                return self._answered.wait_for(lambda: key in self._client_cancelled, timeout=seconds)
+
+        return wait
 
     def _answer(self, request: dict) -> None:
         """Answer from ``answers``; the tests' process checks the answer against the schema, since
@@ -324,6 +382,13 @@ def fixed_answer(result: dict) -> Answer:
     return lambda _: dict(result)
 
 
+def rounds_answer(results: list[dict]) -> Answer:
+    """The requests of a method answered with ``results`` in turn, the last one for every later request (a
+    multi round-trip: an input_required result first, then the complete one)."""
+    served = itertools.count()
+    return lambda _: dict(results[min(next(served), len(results) - 1)])
+
+
 def fault_to_json(fault: Fault) -> str:
     fields = {"kind": fault.kind, "target": fault.target, "path": fault.path, "value": fault.value}
     return json.dumps(fields | {"occurrence": fault.occurrence})
@@ -354,7 +419,22 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--linger", action="store_true", help="keep running after stdin closes")
     parser.add_argument("--raw", action="append", default=[], help="METHOD=JSON: answer METHOD with this, unchecked")
     parser.add_argument("--push", action="append", default=[], help="METHOD=JSON: send this before answering METHOD")
+    parser.add_argument(
+        "--ask",
+        action="append",
+        default=[],
+        help="METHOD=JSON: send these requests of ours (a list) before answering METHOD, taken as ours (faults)",
+    )
+    parser.add_argument(
+        "--rounds", action="append", default=[], help="METHOD=JSON: answer METHOD with these results (a list) in turn"
+    )
     parser.add_argument("--tools", help="the tools (a JSON list) tools/list answers with")
+    parser.add_argument(
+        "--pages",
+        action="append",
+        default=[],
+        help='METHOD={"key": K, "pages": [...]}: answer METHOD page by page (scripted_server.paged_answer)',
+    )
     parser.add_argument("--wind-down", type=float, default=0.0, help="seconds between end-of-file and exit")
     parser.add_argument("--stderr-chatter", action="store_true", help="write log lines on stderr")
     parser.add_argument("--max-seconds", type=float, default=MAX_SECONDS)
@@ -364,6 +444,12 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         default=0,
         help="N: acknowledge subscriptions/listen requests and hold them; once the "
         "Nth is acknowledged, send one notifications/tools/list_changed stamped with its id",
+    )
+    parser.add_argument(
+        "--listen-honour",
+        action="append",
+        default=[],
+        help="FLAG: acknowledge only these members of a listen filter (each that was asked for); default: all",
     )
     parser.add_argument("--crash-after", help="METHOD: exit abruptly (status 1) once the first METHOD is answered")
     parser.add_argument("--stderr-flood", type=int, default=0, help="BYTES: write that much log text on stderr first")
@@ -382,6 +468,7 @@ def main(argv: list[str] | None = None) -> None:
         starts += 1
         record = restart_record(options.record, starts)
     trace = Trace(record, "stdio")
+    options.connection = starts  # the first server of this command line, or a restart: paged cursors differ
     server = ScriptedStdioServer(options, trace)
     threading.Thread(target=server.watch_signals, daemon=True).start()
 
@@ -476,13 +563,17 @@ class ScriptedStdio:
         self.errors: dict[str, int] = {}
         self.raw: dict[str, Any] = {}  # method -> a deliberately wrong answer, sent unchecked (``raw_response``)
         self.push: dict[str, list[Any]] = {}  # method -> lines (a frame, or a batch) sent before answering it
+        self.ask: dict[str, list[dict]] = {}  # method -> requests of ours sent before answering it (``_ask``)
+        self.rounds: dict[str, list[dict]] = {}  # method -> the results its requests get in turn (the last: after)
         self.linger = False
         self.wind_down = 0.0
         self.stderr_chatter = False
         self.tools: list[dict] | None = None  # what tools/list answers with (None: the default tool)
+        self.pages: dict[str, dict] = {}  # method -> {"key": ..., "pages": [...]}: answered page by page
         self.results: dict[str, dict] = {}  # method -> the fixed result it is answered with
         self.paces: dict[str, Pace] = {}  # methods answered slowly, with progress, or not at all (Pace)
         self.listen = 0  # acknowledge subscriptions/listen; after the Nth, a notification stamped with its id
+        self.listen_honour: list[str] = []  # the filter members acknowledged (those asked for); empty: all
         self.crash_after: str | None = None  # the method after whose first answer the server dies
         self.stderr_flood = 0  # bytes of log text the server writes on stderr before anything else
         self.paths: list[Path] = []
@@ -509,12 +600,18 @@ class ScriptedStdio:
             argv += ["--raw", f"{method}={json.dumps(template)}"]
         for method, frames in sorted(self.push.items()):
             argv += ["--push", f"{method}={json.dumps(frames)}"]
+        for method, frames in sorted(self.ask.items()):
+            argv += ["--ask", f"{method}={json.dumps(frames)}"]
+        for method, results in sorted(self.rounds.items()):
+            argv += ["--rounds", f"{method}={json.dumps(results)}"]
         if self.linger:
             argv.append("--linger")
         if self.wind_down:
             argv += ["--wind-down", str(self.wind_down)]
         if self.stderr_chatter:
             argv.append("--stderr-chatter")
+        for method, paged in sorted(self.pages.items()):
+            argv += ["--pages", f"{method}={json.dumps(paged)}"]
         if self.tools is not None:
             argv += ["--tools", json.dumps(self.tools)]
         for method, result in sorted(self.results.items()):
@@ -523,6 +620,8 @@ class ScriptedStdio:
             argv += ["--pace", f"{method}={pace.to_json()}"]
         if self.listen:
             argv += ["--listen", str(self.listen)]
+        for flag in self.listen_honour:
+            argv += ["--listen-honour", flag]
         if self.crash_after:
             argv += ["--crash-after", self.crash_after]
         if self.stderr_flood:
