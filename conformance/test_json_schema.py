@@ -23,9 +23,22 @@ from conformance.harness.exchanges import converse, declared
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
 from conformance.harness.roles import Binding, bound, require_role
+from conformance.harness.scripted_server import ScriptedServer
 from conformance.harness.surface import call, listed_tools
 from conformance.harness.wire import tool_call
 from conformance.matrix.covers import for_req
+from conformance.test_tools import (
+    COUNT_SCHEMA,
+    GATE,
+    RunClient,
+    checks_structured_content,
+    external_ref,
+    external_ref_schema,
+    output_tool,
+    run_tools,
+    tool_results,
+)
+from conformance.test_tools import refused as rejected
 
 DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_MEMBERS = ("inputSchema", "outputSchema", "requestedSchema")
@@ -163,3 +176,131 @@ def test_a_schema_may_name_its_dialect_by_its_uri(revision: str, transport: str,
         pytest.skip("not-exercised: no schema of the server names its dialect ($schema)")
     bad = {where: d for where, d in declared.items() if not (isinstance(d, str) and urlsplit(d).scheme)}
     assert not bad, f"$schema members that name no dialect by an absolute URI: {bad}"
+
+
+# -- the client side: the schemas a client checks tool results against ---------------------------------
+#
+# The client consumes schemas it did not write: the outputSchema of each tool the scripted server lists.
+# Each test lists tools whose results break (or match) a schema only under one dialect's rules, or only
+# once a ``$ref`` is resolved; the client under test calls each (the driver's ``call_each_tool``) and tells
+# its application which results it accepted. A client that checks no structured content at all applies no
+# schema: the tests skip it (``checks_structured_content``). Each report lists a result the client must
+# refuse right after one it accepts, so that a client handing each result the verdict of another (the
+# ``misreport`` fault) fails the check.
+
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+UNKNOWN_DIALECT = "https://example.com/mcp-matrix/no-such-dialect/schema"
+PAIR_2020_12 = {  # a string then an integer, by 2020-12's prefixItems (which draft-07 does not know)
+    "type": "object",
+    "properties": {"pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}},
+    "required": ["pair"],
+}
+PAIR_DRAFT_07 = {  # the same, by draft-07's array form of items (which 2020-12 does not allow)
+    "$schema": DRAFT_07,
+    "type": "object",
+    "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}},
+    "required": ["pair"],
+}
+PAIR = {"pair": ["x", 1]}
+BROKEN_PAIR = {"pair": [1, "x"]}
+
+
+@for_req("json-schema-support-2020-12", "client")
+def test_the_client_reads_a_schema_without_dialect_as_2020_12(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """An outputSchema naming no dialect holds a 2020-12 ``prefixItems``: the client refuses a result
+    breaking it, and accepts one matching it (a draft-07 reading ignores the keyword and accepts both)."""
+    tools = [
+        output_tool("pair-breaking", PAIR_2020_12, BROKEN_PAIR),
+        GATE,
+        output_tool("pair-conforming", PAIR_2020_12, PAIR),
+    ]
+    run = run_tools(run_client, scripted_server, tools)
+
+    def check() -> None:
+        results = tool_results(run)
+        checks_structured_content(results)
+        assert rejected(results, "pair-breaking"), f"a result breaking 2020-12 prefixItems was accepted: {results}"
+        assert not rejected(results, "pair-conforming"), f"a result matching 2020-12 prefixItems was refused: {results}"
+
+    run.judge(check)
+
+
+@for_req("json-schema-validate-per-dialect", "client")
+def test_the_client_checks_each_schema_by_its_declared_dialect(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """An outputSchema naming 2020-12 in ``$schema`` is read by 2020-12's rules (``prefixItems``); one naming
+    draft-07 by draft-07's (``items`` as an array), unless the client does not support draft-07 and refuses
+    it whatever the result (that refusal is judged by json-schema-unsupported-dialect-error)."""
+    declared_2020_12 = {"$schema": DIALECT_2020_12} | PAIR_2020_12
+    tools = [
+        output_tool("declared-2020-12-breaking", declared_2020_12, BROKEN_PAIR),
+        GATE,
+        output_tool("declared-2020-12-conforming", declared_2020_12, PAIR),
+        output_tool("draft-07-breaking", PAIR_DRAFT_07, BROKEN_PAIR),
+        output_tool("draft-07-conforming", PAIR_DRAFT_07, PAIR),
+    ]
+    run = run_tools(run_client, scripted_server, tools)
+
+    def check() -> None:
+        results = tool_results(run)
+        checks_structured_content(results)
+        assert rejected(results, "declared-2020-12-breaking"), f"a result breaking 2020-12 was accepted: {results}"
+        assert not rejected(results, "declared-2020-12-conforming"), (
+            f"a result matching a 2020-12 schema was refused: {results}"
+        )
+        if not rejected(results, "draft-07-conforming"):  # the client supports draft-07: it reads it as such
+            assert rejected(results, "draft-07-breaking"), f"a result breaking draft-07 was accepted: {results}"
+
+    run.judge(check)
+
+
+@for_req("json-schema-unsupported-dialect-error", "client")
+def test_the_client_refuses_a_schema_in_a_dialect_it_does_not_support(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """An outputSchema names a dialect no validator knows (UNKNOWN_DIALECT): the client refuses the listing
+    or the result with an error, rather than reading the schema by some other dialect's rules. The error's
+    wording is not judged."""
+    unknown = {"$schema": UNKNOWN_DIALECT} | COUNT_SCHEMA
+    tools = [
+        output_tool("unknown-dialect", unknown, {"n": 1}),
+        GATE,
+        output_tool("plain-conforming", COUNT_SCHEMA, {"n": 1}),
+    ]
+    run = run_tools(run_client, scripted_server, tools)
+
+    def check() -> None:
+        results = tool_results(run)
+        if "tools/list" in results:  # the listing itself refused: an error, before any result
+            return
+        checks_structured_content(results)
+        assert rejected(results, "unknown-dialect"), (
+            f"a result under a schema of the unknown dialect {UNKNOWN_DIALECT} was accepted: {results}"
+        )
+
+    run.judge(check)
+
+
+@for_req("json-schema-unresolved-ref-reject", "client")
+def test_the_client_refuses_a_schema_whose_external_ref_does_not_resolve(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """An outputSchema's ``$ref`` points at a schema document that cannot be had (on the scripted server,
+    which serves none): the client refuses the result instead of taking the schema as allowing anything."""
+    url = external_ref(scripted_server)
+    tools = [
+        output_tool("external-ref", external_ref_schema(url), {"n": 1}),
+        GATE,
+        output_tool("plain-conforming", COUNT_SCHEMA, {"n": 1}),
+    ]
+    run = run_tools(run_client, scripted_server, tools)
+
+    def check() -> None:
+        results = tool_results(run)
+        checks_structured_content(results)
+        assert rejected(results, "external-ref"), f"a result under the unresolvable $ref {url} was accepted: {results}"
+
+    run.judge(check)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import pytest
@@ -23,6 +25,7 @@ from jsonschema import Draft202012Validator, SchemaError, validators
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer, precondition
 from conformance.harness.roles import bound, require_role
+from conformance.harness.scripted_server import ScriptedServer, listing_tools
 from conformance.harness.surface import (
     assert_available_is_listed,
     assert_capability_declared,
@@ -41,7 +44,7 @@ from conformance.harness.surface import (
     text_of,
 )
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import SessionFactory
+from conformance.run.plugin import ClientRun, SessionFactory
 
 TOOL_NAME_CHARACTERS = re.compile(r"^[A-Za-z0-9_.-]+$")
 SPECIAL_CHARACTER = re.compile(r"[^A-Za-z0-9_.-]")
@@ -276,3 +279,170 @@ def test_a_tool_result_may_link_a_resource(revision: str, transport: str, peer: 
         uri = link.get("uri")
         assert isinstance(uri, str) and urlsplit(uri).scheme, f"a resource link without an absolute URI: {link}"
         assert isinstance(link.get("name"), str), f"a resource link without a name: {link}"
+
+
+# -- the client side: tools as the client consumes them ------------------------------------------------
+#
+# The scripted server lists tools of a test's own and answers each call with the tool's scripted result;
+# the client under test runs the driver's ``call_each_tool`` (list, call each listed tool once, tell the
+# application what came of each call: ``accepted``, an ``error result``, or ``refused: <error>``). What it
+# sent is in the scripted server's record; what it made of each result is its report (``tool-results``).
+
+RunClient = Callable[[str], ClientRun]
+MODERN = "2026-07-28"
+ANY_OBJECT = {"type": "object"}
+COUNT_SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+Scripted = tuple[dict, dict]  # a tool's tools/list entry, and the result a call of it gets
+
+
+def text_result(text: str) -> dict:
+    return {"content": [{"type": "text", "text": text}], "isError": False}
+
+
+def structured(content: dict) -> dict:
+    """A tool result carrying ``content`` as structured content, mirrored as JSON text."""
+    return {"content": [{"type": "text", "text": json.dumps(content)}], "structuredContent": content, "isError": False}
+
+
+def plain_tool(name: str) -> Scripted:
+    """A tool without an output schema, answering with a text."""
+    return {"name": name, "inputSchema": ANY_OBJECT}, text_result(f"{name} ran")
+
+
+def output_tool(name: str, schema: dict, content: dict) -> Scripted:
+    """A tool declaring ``schema`` as its outputSchema, answering with ``content`` as structured content."""
+    return {"name": name, "inputSchema": ANY_OBJECT, "outputSchema": schema}, structured(content)
+
+
+def script_tools(server: ScriptedServer, tools: list[Scripted]) -> None:
+    """The scripted server lists ``tools``, in that order, and answers a call of each with its result (a
+    call of a tool it did not list: an isError result)."""
+    results = {entry["name"]: result for entry, result in tools}
+    complete = {"resultType": "complete"} if server.revision == MODERN else {}
+    server.answers["tools/list"] = listing_tools(server.answers["tools/list"], [entry for entry, _ in tools])
+
+    def answer(frame: dict) -> dict:
+        name = (frame.get("params") or {}).get("name")
+        missing = {"content": [{"type": "text", "text": f"no tool {name!r}"}], "isError": True}
+        return dict(results.get(name, missing)) | complete
+
+    server.answers["tools/call"] = answer
+
+
+def tool_results(run: ClientRun) -> dict[str, str]:
+    """What the client told its application of each call (``call_each_tool``'s report)."""
+    results = run.report("tool-results")
+    precondition(isinstance(results, dict), f"the client reported no tool results:\n{run.output[-1500:]}")
+    return results
+
+
+def refused(results: dict[str, str], name: str) -> bool:
+    """Whether the client refused the result of ``name`` (raised, or handed it on as an error: every
+    scripted result is a success)."""
+    precondition(name in results, f"the client did not call {name}: {results}")
+    return results[name] != "accepted"
+
+
+def run_tools(run_client: RunClient, server: ScriptedServer, tools: list[Scripted]) -> ClientRun:
+    script_tools(server, tools)
+    return run_client("call_each_tool")
+
+
+def client_calls(server: ScriptedServer) -> list[str]:
+    """The names of the tools the client called, in order."""
+    return [(f.get("params") or {}).get("name") for f in server.requests() if f.get("method") == "tools/call"]
+
+
+@for_req("tools-name-case-sensitive", "client")
+def test_the_client_keeps_tools_named_alike_but_for_case_apart(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """Listed ``getUser`` and ``getuser``, the client calls each by its own name (one call each)."""
+    twins = ("getUser", "getuser")
+    run = run_tools(run_client, scripted_server, [plain_tool(name) for name in twins])
+
+    def check() -> None:
+        called = client_calls(scripted_server)
+        assert Counter(called) == Counter(twins), f"listed {list(twins)}, the client called {called}"
+
+    run.judge(check)
+
+
+@for_req("tools-output-schema-client-validates", "client")
+def test_the_client_checks_structured_content_against_the_output_schema(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """Two tools declare ``{"n": integer}`` as their output; one answers ``{"n": "one"}``, the other
+    ``{"n": 1}``: the client refuses the first result and hands the second to its application."""
+    tools = [output_tool("breaking", COUNT_SCHEMA, {"n": "one"}), output_tool("conforming", COUNT_SCHEMA, {"n": 1})]
+    run = run_tools(run_client, scripted_server, tools)
+
+    def check() -> None:
+        results = tool_results(run)
+        assert refused(results, "breaking"), f"structured content breaking the outputSchema was accepted: {results}"
+        assert not refused(results, "conforming"), f"content matching its outputSchema was refused: {results}"
+
+    run.judge(check)
+
+
+def external_ref(server: ScriptedServer) -> str:
+    """A ``$ref`` target on the scripted server's own listener that serves no schema (a GET of it is
+    recorded, and refused): where a client that fetches ``$ref`` targets over the network would go."""
+    return server.url.rsplit("/", 1)[0] + "/mcp-matrix/schemas/count.json"
+
+
+def fetched(server: ScriptedServer, url: str) -> list[str]:
+    """The client's HTTP requests for ``url`` (a schema document), by method."""
+    path = "/" + url.split("/", 3)[3]
+    return [received.method for received in server.received if received.path == path]
+
+
+LOCAL_REF_SCHEMA = {
+    "type": "object",
+    "$defs": {"count": {"type": "integer"}},
+    "properties": {"n": {"$ref": "#/$defs/count"}},
+    "required": ["n"],
+}
+
+
+def external_ref_schema(url: str) -> dict:
+    return {"type": "object", "properties": {"n": {"$ref": url}}, "required": ["n"]}
+
+
+def checks_structured_content(results: dict[str, str], gate: str = "plain-breaking") -> None:
+    """Skip unless the client refused the result of ``gate`` (``{"n": "one"}`` against COUNT_SCHEMA): a
+    client that checks no structured content applies no schema, so its dialect and ``$ref`` handling never
+    show (whether it should check is tools-output-schema-client-validates)."""
+    if not refused(results, gate):
+        pytest.skip(f"fixture-missing: the client checks no structured content against an outputSchema: {results}")
+
+
+GATE = output_tool("plain-breaking", COUNT_SCHEMA, {"n": "one"})
+
+
+@for_req("tools-client-ref-resolution", "client")
+def test_the_client_resolves_refs_as_the_base_protocol_says(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """Checking results against outputSchemas with ``$ref``s, the client follows a ``$ref`` into the
+    schema's own ``$defs`` (``{"n": "one"}`` refused, ``{"n": 1}`` accepted), does not fetch a ``$ref``
+    to a network URI, and refuses a result whose schema holds a ``$ref`` it cannot resolve. The report's
+    order puts a result to refuse after one to accept (see ``misreport``)."""
+    url = external_ref(scripted_server)
+    tools = [
+        output_tool("local-ref-breaking", LOCAL_REF_SCHEMA, {"n": "one"}),
+        GATE,
+        output_tool("external-ref", external_ref_schema(url), {"n": 1}),
+        output_tool("local-ref-conforming", LOCAL_REF_SCHEMA, {"n": 1}),
+    ]
+    run = run_tools(run_client, scripted_server, tools)
+
+    def check() -> None:
+        results = tool_results(run)
+        checks_structured_content(results)
+        assert refused(results, "local-ref-breaking"), f"a result breaking a local $ref was accepted: {results}"
+        assert not refused(results, "local-ref-conforming"), f"a result matching a local $ref was refused: {results}"
+        assert not fetched(scripted_server, url), f"the client fetched the network $ref {url}"
+        assert refused(results, "external-ref"), f"a result under an unresolvable $ref ({url}) was accepted: {results}"
+
+    run.judge(check)

@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import set_field
+from conformance.harness.faults import misreport, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_json_schema.py"
@@ -16,6 +16,8 @@ DRAFT_07_TOOL = [
 ]
 DIALECT_NOT_A_URI_TOOL = [{"name": "unnamed", "inputSchema": {"$schema": "draft-07", "type": "object"}}]
 RAN = set_field("tools/call", "result.isError", False)  # the refused call reads as one that ran
+# the client tells its application each result with the verdict of another: a result it must refuse reads accepted
+VERDICTS_SWAPPED = misreport("tool-results")
 
 COVERS: list[Cover] = [
     Cover(
@@ -47,6 +49,31 @@ COVERS: list[Cover] = [
         "server",
         f"{TESTS}::test_a_schema_may_name_its_dialect_by_its_uri",
         fault=set_field("tools/list", "result.tools", DIALECT_NOT_A_URI_TOOL),
+    ),
+    # the client side: the outputSchemas of the scripted server's tools, and the results the client accepts
+    Cover(
+        "json-schema-support-2020-12",
+        "client",
+        f"{TESTS}::test_the_client_reads_a_schema_without_dialect_as_2020_12",
+        fault=VERDICTS_SWAPPED,
+    ),
+    Cover(
+        "json-schema-validate-per-dialect",
+        "client",
+        f"{TESTS}::test_the_client_checks_each_schema_by_its_declared_dialect",
+        fault=VERDICTS_SWAPPED,
+    ),
+    Cover(
+        "json-schema-unsupported-dialect-error",
+        "client",
+        f"{TESTS}::test_the_client_refuses_a_schema_in_a_dialect_it_does_not_support",
+        fault=VERDICTS_SWAPPED,
+    ),
+    Cover(
+        "json-schema-unresolved-ref-reject",
+        "client",
+        f"{TESTS}::test_the_client_refuses_a_schema_whose_external_ref_does_not_resolve",
+        fault=VERDICTS_SWAPPED,
     ),
 ]
 
@@ -95,14 +122,10 @@ GAPS: list[Gap] = [
         "#12",
         "catalogued, not yet tested",
         {
-            "json-schema-support-2020-12": "client",
-            "json-schema-validate-per-dialect": "client",
-            "json-schema-unsupported-dialect-error": "client",
             "json-schema-no-network-ref": "client",
             "json-schema-remote-ref-opt-in": "client",
             "json-schema-remote-ref-off-by-default": "client",
             "json-schema-remote-ref-host-restrictions": "client",
-            "json-schema-unresolved-ref-reject": "client",
         },
     ),
 ]
