@@ -1,6 +1,7 @@
 """Logging, server side: the capability, ``logging/setLevel`` (up to 2025-11-25), the per-request log level
 of 2026-07-28 (``io.modelcontextprotocol/logLevel`` in a request's ``_meta``) and what a log message
-carries (docs/spec/requirements.md, logging).
+carries (docs/spec/requirements.md, logging). Client side (the last section): the ``logging/setLevel``
+it may send.
 
 The messages come from the tool of role ``logging-tool`` (the official suite's ``test_tool_with_logging``:
 three ``info`` messages, 50 ms apart) and, where a level filter is judged, from ``leveled-logging-tool``
@@ -13,6 +14,7 @@ documented limit (docs/limits/070-*.md and following).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +24,13 @@ from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer
 from conformance.harness.roles import Binding, bound, require_role
+from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer, default_results
+from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.surface import offers, server_capabilities
 from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers, params_of, tool_call
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import ConfiguredServer, active_fault
+from conformance.run.plugin import ClientRun, ConfiguredServer, active_fault
 
 LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
@@ -244,3 +248,45 @@ def test_log_messages_do_not_carry_the_clients_credential(
         found = required_messages(logged(peer, tool, "log-call", "debug" if peer.stateless else None), tool.name)
         leaking = [m for m in found if peer.token in json.dumps(m)]
     assert not leaking, f"log messages carry the client's bearer token: {leaking}"
+
+
+# -- the client side: logging/setLevel (up to 2025-11-25) ---------------------------------------------------
+
+
+def offering_logging(server: ScriptedPeer) -> None:
+    """The scripted server declares ``logging`` in its initialize result and accepts ``logging/setLevel``."""
+    if isinstance(server, ScriptedStdio):
+        initialize = default_results(server.revision)["initialize"]({})
+        initialize["capabilities"] = initialize["capabilities"] | {"logging": {}}
+        server.results |= {"initialize": initialize, "logging/setLevel": {}}
+        return
+    assert isinstance(server, ScriptedServer)
+    initialize = server.answers["initialize"]
+    server.answers["initialize"] = lambda frame: (
+        initialize(frame) | {"capabilities": initialize(frame)["capabilities"] | {"logging": {}}}
+    )
+    server.answers["logging/setLevel"] = lambda frame: {}
+
+
+@for_req("logging-set-level-allowed", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_may_set_the_log_level_of_a_server_that_logs(
+    revision: str, transport: str, run_peer_client: Callable[[str], ClientRun], scripted_peer: ScriptedPeer
+) -> None:
+    """The server declares ``logging``; the application wants warnings and worse (``logging_set_level``).
+    The client may send ``logging/setLevel``; where it does, the permission is used within its bounds: after
+    the handshake, to this server that declared logging, with one of the eight levels as its minimum."""
+    offering_logging(scripted_peer)
+    run = run_peer_client("logging_set_level")
+
+    def check() -> list[dict]:
+        frames = [f for f in scripted_peer.frames() if isinstance(f, dict)]
+        sent = [f for f in frames if f.get("method") == "logging/setLevel"]
+        unknown = [f for f in sent if params_of(f).get("level") not in LEVELS]
+        assert not unknown, f"logging/setLevel with a level that is none of {LEVELS}: {unknown}"
+        opened = next((i for i, f in enumerate(frames) if f.get("method") == "notifications/initialized"), None)
+        early = [f for f in sent if opened is None or frames.index(f) < opened]
+        assert not early, f"logging/setLevel before the handshake was over: {early}"
+        return sent
+
+    if not run.judge(check):
+        pytest.skip("not-exercised: the client sent no logging/setLevel")

@@ -82,6 +82,13 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_the_same_tool_logs_under_the_same_logger_names_each_time",
         fault=set_field("notifications/message", "params.logger", "another-logger", occurrence=4),
     ),
+    # the client side
+    Cover(
+        "logging-set-level-allowed",
+        "client",
+        f"{TESTS}::test_the_client_may_set_the_log_level_of_a_server_that_logs",
+        fault=set_field("logging/setLevel", "params.level", "verbose"),
+    ),
 ]
 
 GAPS: list[Gap] = [
@@ -156,12 +163,12 @@ GAPS: list[Gap] = [
         {"logging-rate-limit": "client"},
     ),
     *gaps(
-        "#12",
-        "catalogued, not yet tested",
+        "L-125",
+        "whether a client is a new or an existing implementation, and whether it also reads its servers' stderr "
+        "or OpenTelemetry, shows in no frame; asking for log messages stays allowed through the deprecation window",
         {
             "logging-deprecated-not-adopted": "client",
             "logging-deprecated-migrate": "client",
-            "logging-set-level-allowed": "client",
         },
     ),
 ]
