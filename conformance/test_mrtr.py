@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
-from conformance.harness.peer import ImplementationTimeout, Peer, precondition
+from conformance.harness.peer import HarnessError, ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import Binding, bound, optional_roles, require_role
 from conformance.harness.schema import violations
+from conformance.harness.scripted_server import ScriptedServer, listing_tools
 from conformance.harness.surface import send_unchecked
 from conformance.harness.wire import Wire, answers
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 
 CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 EVERY_CAPABILITY = {"sampling": {}, "roots": {}, "elicitation": {"form": {}}}
@@ -36,6 +39,7 @@ UNEXPECTED_KEY = "mcp-matrix-unexpected"
 HOSTILE_STATES = ("", "x", "A" * 8192, '{"admin": true}', "../../../../etc/passwd", "<script>1</script>")
 METHOD_OF_KIND = {"tool": "tools/call", "prompt": "prompts/get", "resource": "resources/read"}
 _ids = itertools.count(1)
+RunClient = Callable[[str], ClientRun]
 
 
 # -- the round trip ---------------------------------------------------------------------------------------
@@ -512,3 +516,207 @@ def test_missing_answers_are_asked_for_again(revision: str, transport: str, peer
         pytest.skip(f"fixture-missing: {binding.name} asked no question")
     answer = retry(peer, binding, response, inputResponses=None)
     assert asks(answer) and questions(answer), f"a retry without the answers was answered {refused(answer)}"
+
+
+# -- the client: answering input_required results (2026-07-28) ---------------------------------------------
+#
+# The scripted server lists the ``ask`` tool (and ``echo``) and answers the calls of ``ask`` with the rounds
+# a test scripts (each an InputRequiredResult), then with a final result; the client driver's scenarios
+# (``mrtr_tool_call``, ``mrtr_parallel_request``) call it with callbacks that answer sampling, roots and
+# elicitation. What the client sent (its calls of ``ask``, in order) is the evidence.
+
+ASK_TOOL = {"name": "ask", "description": "Asks the client for input first.", "inputSchema": {"type": "object"}}
+ECHO_TOOL = {"name": "echo", "description": "Echoes its text.", "inputSchema": {"type": "object"}}
+ELICIT_NAME = {
+    "method": "elicitation/create",
+    "params": {
+        "mode": "form",
+        "message": "Whom should the tool greet?",
+        "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+    },
+}
+SAMPLE_GREETING = {
+    "method": "sampling/createMessage",
+    "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "Say hello"}}], "maxTokens": 16},
+}
+LIST_ROOTS = {"method": "roots/list"}
+# Opaque states as a server may mint them: base64 with its padding, quotes, a backslash, non-ASCII text.
+STATES = ('mcp-matrix/1 eyJyb3VuZCI6MX0= +/ "q" \\ café', 'mcp-matrix/2 ☕ eyJyb3VuZCI6Mn0=\t"')
+RESULT_OF_INPUT = {
+    "elicitation/create": "ElicitResult",
+    "sampling/createMessage": "CreateMessageResult",
+    "roots/list": "ListRootsResult",
+}
+FINAL = {"content": [{"type": "text", "text": "Hello, mcp-matrix"}], "isError": False, "resultType": "complete"}
+# A call the client sends beside the round trip, carrying the round trip's state and answers (a fault).
+STATE_ON_ANOTHER_CALL = {
+    "jsonrpc": "2.0",
+    "id": "mcp-matrix-parallel",
+    "method": "tools/call",
+    "params": {
+        "name": "echo",
+        "arguments": {"text": "in parallel"},
+        "requestState": STATES[0],
+        "inputResponses": {"name": {"action": "accept", "content": {"name": "mcp-matrix"}}},
+    },
+}
+
+
+def input_required(requests: dict | None = None, state: str | None = None) -> dict:
+    result: dict[str, Any] = {"resultType": "input_required"}
+    if requests:
+        result["inputRequests"] = requests
+    if state is not None:
+        result["requestState"] = state
+    return result
+
+
+def script_rounds(server: ScriptedServer, *rounds: dict) -> None:
+    """Calls of ``ask`` answered with ``rounds`` in turn, then with FINAL; ``echo`` answered as by default."""
+    calls = itertools.count()
+    echo = server.answers["tools/call"]
+
+    def answer(frame: dict) -> dict:
+        if (frame.get("params") or {}).get("name") != ASK_TOOL["name"]:
+            return echo(frame)
+        number = next(calls)
+        return dict(rounds[number]) if number < len(rounds) else dict(FINAL)
+
+    server.answers["tools/call"] = answer
+    server.answers["tools/list"] = listing_tools(server.answers["tools/list"], [ASK_TOOL, ECHO_TOOL])
+
+
+def ask_calls(server: ScriptedServer) -> list[dict]:
+    """The client's calls of ``ask``, in the order they arrived."""
+    return [
+        f
+        for f in server.requests()
+        if f.get("method") == "tools/call" and isinstance(f.get("params"), dict) and f["params"].get("name") == "ask"
+    ]
+
+
+def retries(server: ScriptedServer, rounds: tuple[dict, ...]) -> list[tuple[dict, dict]]:
+    """Each retry the client sent, with the round (InputRequiredResult) it follows; none: the harness's."""
+    calls = ask_calls(server)
+    if len(calls) < 2:
+        raise HarnessError(f"the client never retried its call of ask: it sent {server.requests()}")
+    return list(zip(rounds, calls[1:], strict=False))
+
+
+MULTI_ROUND = (
+    input_required({"name": ELICIT_NAME}, STATES[0]),
+    input_required({"greeting": SAMPLE_GREETING, "roots": LIST_ROOTS}, STATES[1]),
+)
+
+
+def check_inputs_constructed(server: ScriptedServer, rounds: tuple[dict, ...]) -> None:
+    for asked, call in retries(server, rounds):
+        responses = call["params"].get("inputResponses")
+        questions_ = asked.get("inputRequests") or {}
+        assert isinstance(responses, dict), (
+            f"a retry after the questions {sorted(questions_)} carries no answers: {call}"
+        )
+        missing = sorted(set(questions_) - set(responses))
+        assert not missing, f"the retry answers {sorted(responses)}, not the questions {missing}: {call}"
+        for key, request in questions_.items():
+            wrong = violations(server.revision, RESULT_OF_INPUT[request["method"]], responses[key])
+            assert not wrong, f"the answer to {request['method']} ({key!r}) is no result of it: {wrong}"
+
+
+@for_req("mrtr-client-fulfil-input-requests", "client")
+def test_the_client_answers_every_question_before_it_retries(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """Two rounds: an elicitation, then a sampling request and a roots request together. Each retry carries
+    inputResponses with an answer to every question of the round before it, each a result of its kind (an
+    elicitation answered by an ElicitResult, whatever its action, ...)."""
+    script_rounds(scripted_server, *MULTI_ROUND)
+    run_client("mrtr_tool_call").judge(lambda: check_inputs_constructed(scripted_server, MULTI_ROUND))
+
+
+def check_states_echoed(server: ScriptedServer, rounds: tuple[dict, ...]) -> None:
+    for asked, call in retries(server, rounds):
+        sent = call["params"].get("requestState")
+        assert sent == asked["requestState"], f"the retry carries requestState {sent!r}, not {asked['requestState']!r}"
+
+
+@for_req("mrtr-client-echo-request-state", "client")
+def test_the_client_sends_each_request_state_back_exactly(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """Two rounds, each with a requestState of its own (padding, quotes, a backslash, a tab, non-ASCII text):
+    each retry carries the value of the round before it, unchanged."""
+    script_rounds(scripted_server, *MULTI_ROUND)
+    run_client("mrtr_tool_call").judge(lambda: check_states_echoed(scripted_server, MULTI_ROUND))
+
+
+def check_no_state_invented(server: ScriptedServer, rounds: tuple[dict, ...]) -> None:
+    for _, call in retries(server, rounds):
+        assert "requestState" not in call["params"], f"a retry after a round without requestState has one: {call}"
+
+
+@for_req("mrtr-client-no-invented-request-state", "client")
+def test_the_client_invents_no_request_state(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """One round that asks an elicitation and carries no requestState: the retry carries none either."""
+    rounds = (input_required({"name": ELICIT_NAME}),)
+    script_rounds(scripted_server, *rounds)
+    run_client("mrtr_tool_call").judge(lambda: check_no_state_invented(scripted_server, rounds))
+
+
+def check_new_ids(server: ScriptedServer, rounds: tuple[dict, ...]) -> None:
+    first = ask_calls(server)[0]
+    for _, call in retries(server, rounds):
+        assert call["id"] != first["id"], f"a retry reuses the JSON-RPC id {first['id']!r} of the initial request"
+
+
+@for_req("mrtr-retry-new-jsonrpc-id", "client")
+def test_each_retry_has_an_id_of_its_own(revision: str, run_client: RunClient, scripted_server: ScriptedServer) -> None:
+    """Two rounds: neither retry carries the JSON-RPC id of the initial call."""
+    script_rounds(scripted_server, *MULTI_ROUND)
+    run_client("mrtr_tool_call").judge(lambda: check_new_ids(scripted_server, MULTI_ROUND))
+
+
+@for_req("mrtr-client-immediate-retry", "client")
+def test_the_client_may_retry_a_state_only_round_at_once(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """A round with a requestState and no questions: the client may retry at once, nothing to gather (a
+    client that gives up on it instead does not take the option: not-exercised)."""
+    script_rounds(scripted_server, input_required(state=STATES[0]))
+    run = run_client("mrtr_tool_call")
+    calls = ask_calls(scripted_server)
+    if not calls:
+        raise HarnessError(f"the client never called ask:\n{run.output[-1500:]}")
+    assert len(calls) >= 2, f"the client did not retry a round that asked nothing: {run.report('failed')}"
+
+
+def check_scoped_to_the_retry(server: ScriptedServer, rounds: tuple[dict, ...]) -> None:
+    calls, frames = ask_calls(server), server.requests()
+    others = [f for f in frames if f.get("method") != "server/discover" and not any(f is c for c in calls)]
+    beside = [f for f in others if f.get("method") == "tools/call"]
+    for frame in others:
+        params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+        carried = {k for k in ("requestState", "inputResponses") if k in params}
+        text = json.dumps(params, ensure_ascii=False)
+        assert not carried and STATES[0] not in text, (
+            f"{frame.get('method')} {frame.get('id')!r}, beside ask's round trip, carries {sorted(carried)}: {frame}"
+        )
+    position = {id(f): n for n, f in enumerate(frames)}
+    opened = position[id(calls[0])] if calls else len(frames)
+    closed = position[id(calls[1])] if len(calls) > 1 else len(frames)
+    if not any(opened < position[id(f)] < closed for f in beside):
+        raise HarnessError(f"no call of echo came while the round trip of ask was open: {frames}")
+
+
+@for_req("mrtr-input-scoped-to-retry", "client")
+def test_a_round_trips_state_and_answers_go_only_on_its_retry(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """While the client answers the elicitation of ask's first round (its requestState in hand), it calls
+    echo: that call, and every other request but ask's retry, carries neither the requestState nor
+    inputResponses."""
+    rounds = (input_required({"name": ELICIT_NAME}, STATES[0]),)
+    script_rounds(scripted_server, *rounds)
+    run_client("mrtr_parallel_request").judge(lambda: check_scoped_to_the_retry(scripted_server, rounds))

@@ -12,15 +12,20 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
-from conformance.harness.peer import ImplementationTimeout, Peer, precondition
+from conformance.harness.peer import HarnessError, ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import Binding, bound, require_role, require_roles
+from conformance.harness.scripted_stdio import ScriptedStdio, StdioRecord
 from conformance.harness.surface import call, server_capabilities
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
+
+RunClient = Callable[[str], ClientRun]
 
 SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
@@ -233,3 +238,123 @@ def test_a_stream_the_server_ends_gets_its_response(revision: str, transport: st
         raise AssertionError(f"the server ended subscription {stream.id!r} without saying so: {exc}") from None
     graceful = "result" in ending or is_method(ending, "notifications/cancelled")
     assert graceful, f"the server ended subscription {stream.id!r} with {ending}, not a result"
+
+
+# -- the client (2026-07-28): several subscriptions, a filter honoured in part, a connection lost ----------
+#
+# The scripted stdio server acknowledges each subscriptions/listen request and holds it open (``listen``),
+# sending one tool-list change stamped for the Nth; it may honour only some of a filter's members
+# (``listen_honour``) or die once it has acknowledged one (``crash_after``). The client driver's scenarios
+# report to their application what the client told them (``mcp-matrix: <name> <JSON>``).
+
+LISTEN = "subscriptions/listen"
+
+
+def listens_in(frames: list[Any]) -> list[dict]:
+    return [f for f in frames if isinstance(f, dict) and f.get("method") == LISTEN and "id" in f]
+
+
+def check_open_together(frames: list[Any]) -> None:
+    listens = listens_in(frames)
+    assert len(listens) >= 2, f"the client opened {len(listens)} subscription(s), not several"
+    first, second = frames.index(listens[0]), frames.index(listens[1])
+    ended = [
+        f
+        for f in frames[first:second]
+        if isinstance(f, dict)
+        and f.get("method") == "notifications/cancelled"
+        and (f.get("params") or {}).get("requestId") == listens[0]["id"]
+    ]
+    assert not ended, f"the client ended its first subscription before it opened the second: {ended}"
+
+
+@for_req("subscriptions-concurrent", "client")
+def test_the_client_may_hold_several_subscriptions_at_once(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """Two subscriptions with the same filter, the second opened while the first is held open: a client
+    that keeps one subscription at a time does not take the option (not-exercised)."""
+    scripted_stdio.listen = 2
+    run = run_stdio_client("two_subscriptions")
+    scripted_stdio.load()
+    run.judge(lambda: check_open_together(scripted_stdio.frames()))
+
+
+ASKED_FILTER = {"toolsListChanged": True, "promptsListChanged": True}
+HONOURED_FLAGS = ["toolsListChanged"]
+
+
+def check_partial_filter_handled(scripted: ScriptedStdio, run: ClientRun) -> None:
+    listens = listens_in(scripted.frames())
+    if not listens or (listens[0].get("params") or {}).get("notifications") != ASKED_FILTER:
+        raise HarnessError(f"the client did not listen with the scenario's filter {ASKED_FILTER}: {listens}")
+    honoured = run.report("honoured")
+    if honoured is not None:
+        told = {flag: bool(honoured.get(flag)) for flag in ASKED_FILTER}
+        acknowledged = {flag: flag in HONOURED_FLAGS for flag in ASKED_FILTER}
+        assert told == acknowledged, f"the client told its application {told}; the server acknowledged {acknowledged}"
+    delivered = run.report("delivered")
+    assert delivered == "ToolsListChanged", (
+        f"the honoured part of the subscription delivered {delivered!r}, not the tool-list change sent on it"
+    )
+
+
+@for_req("subscriptions-check-ack-filter", "client")
+def test_a_filter_honoured_in_part_is_handled_gracefully(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The client listens for tool-list and prompt-list changes; the server acknowledges only the tool-list
+    part and then sends a tool-list change. The client keeps the subscription and delivers the change to its
+    application (its closing the subscription once the scenario is done is no giving up), and what it tells
+    its application about the honoured filter (if it tells anything) is what the acknowledgement said."""
+    scripted_stdio.listen = 1
+    scripted_stdio.listen_honour = HONOURED_FLAGS
+    run = run_stdio_client("listen_partly_honoured")
+    scripted_stdio.load()
+    run.judge(lambda: check_partial_filter_handled(scripted_stdio, run))
+
+
+def lost_subscription(scripted: ScriptedStdio, run: ClientRun) -> list[StdioRecord]:
+    """After ``listen_through_crash`` (the server dies once it has acknowledged the subscription): the records
+    of the servers the client launched again."""
+    scripted.load()
+    if not scripted.record.lifecycle("crash"):
+        raise HarnessError(f"the scripted server did not die as planned:\n{run.output[-2000:]}")
+    return scripted.restarts()
+
+
+@for_req("subscriptions-reconnect-on-abrupt-close", "client")
+def test_the_client_may_reconnect_when_a_subscription_is_cut_off(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The server dies with the subscription open (no listen response): the client may take that as an
+    unexpected disconnect and connect again (launch the server anew). One that does not has not taken the
+    option (not-exercised)."""
+    scripted_stdio.listen = 1
+    scripted_stdio.crash_after = LISTEN
+    run = run_stdio_client("listen_through_crash")
+    restarts = lost_subscription(scripted_stdio, run)
+    assert restarts, f"the client did not connect again after the subscription was cut off:\n{run.output[-1000:]}"
+
+
+@for_req("subscriptions-stdio-resubscribe", "client")
+def test_a_re_established_stdio_connection_gets_the_subscription_anew(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The server dies once it has acknowledged a subscription the application still holds. If the client
+    launches the server again, and it did not tell its application that the subscription was lost (then
+    the application holds none), the new connection carries a subscriptions/listen request asking for what
+    the subscription asked for (tool-list changes). A client that
+    never connects again does not reach the situation (fixture-missing)."""
+    scripted_stdio.listen = 1
+    scripted_stdio.crash_after = LISTEN
+    run = run_stdio_client("listen_through_crash")
+    restarts = lost_subscription(scripted_stdio, run)
+    if not restarts:
+        pytest.skip("fixture-missing: the client never re-established the connection after its server died")
+    ended = run.report("subscription")
+    if ended not in (None, "open"):
+        pytest.skip(f"fixture-missing: the client told its application the subscription ended ({ended})")
+    again = [f for record in restarts for f in listens_in(record.frames())]
+    held = [f for f in again if ((f.get("params") or {}).get("notifications") or {}).get("toolsListChanged") is True]
+    assert held, f"the re-established connection carries no subscriptions/listen for tool-list changes: {again}"

@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import Fault, inject_before, inject_raw_before, set_field
+from conformance.harness.faults import Fault, answer_twice, drop_field, inject_before, inject_raw_before, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_mrtr.py"
@@ -147,6 +147,53 @@ COVERS: list[Cover] = [
     ),
 ]
 
+# The client's side (2026-07-28): its calls of the scripted server's ``ask`` tool, damaged on the wire.
+ANOTHER_CALL_WITH_THE_STATE = {
+    "jsonrpc": "2.0",
+    "id": "mcp-matrix-parallel",
+    "method": "tools/call",
+    "params": {
+        "name": "echo",
+        "arguments": {"text": "in parallel"},
+        "requestState": 'mcp-matrix/1 eyJyb3VuZCI6MX0= +/ "q" \\ café',
+        "inputResponses": {"name": {"action": "accept", "content": {"name": "mcp-matrix"}}},
+    },
+}
+COVERS += [
+    Cover(
+        "mrtr-client-fulfil-input-requests",
+        "client",
+        f"{TESTS}::test_the_client_answers_every_question_before_it_retries",
+        fault=drop_field("tools/call", "params.inputResponses"),
+    ),
+    Cover(
+        "mrtr-client-echo-request-state",
+        "client",
+        f"{TESTS}::test_the_client_sends_each_request_state_back_exactly",
+        fault=set_field("tools/call", "params.requestState", "mcp-matrix/forged"),
+    ),
+    Cover(
+        "mrtr-client-no-invented-request-state",
+        "client",
+        f"{TESTS}::test_the_client_invents_no_request_state",
+        fault=set_field("tools/call", "params.requestState", "mcp-matrix/invented"),
+    ),
+    Cover(
+        "mrtr-retry-new-jsonrpc-id",
+        "client",
+        f"{TESTS}::test_each_retry_has_an_id_of_its_own",
+        # the initial call sent again under its own id (as a client that retries by resending it would)
+        fault=answer_twice("tools/call"),
+    ),
+    Cover("mrtr-client-immediate-retry", "client", f"{TESTS}::test_the_client_may_retry_a_state_only_round_at_once"),
+    Cover(
+        "mrtr-input-scoped-to-retry",
+        "client",
+        f"{TESTS}::test_a_round_trips_state_and_answers_go_only_on_its_retry",
+        fault=inject_before("tools/call", ANOTHER_CALL_WITH_THE_STATE),
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-085",
@@ -171,12 +218,6 @@ GAPS: list[Gap] = [
         "catalogued, not yet tested",
         {
             "mrtr-client-request-state-opaque": "client",
-            "mrtr-client-fulfil-input-requests": "client",
-            "mrtr-client-immediate-retry": "client",
-            "mrtr-client-echo-request-state": "client",
-            "mrtr-client-no-invented-request-state": "client",
-            "mrtr-retry-new-jsonrpc-id": "client",
-            "mrtr-input-scoped-to-retry": "client",
         },
     ),
 ]
