@@ -12,16 +12,21 @@ in order, with the requests of either side still in flight when it came.
 
 from __future__ import annotations
 
+import json
 import uuid
+from collections.abc import Callable
 
 import pytest
 
 from conformance.catalogue.vocabulary import TRANSPORT_REVISIONS
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
-from conformance.harness.peer import ImplementationTimeout, Peer
+from conformance.harness.peer import ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import bound, require_roles
+from conformance.harness.scripted_server import MODERN, Pace, ScriptedPeer, ScriptedServer, StreamScript
+from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.stdio import StdioPeer
+from conformance.harness.timing import Event, Timeline, script
 from conformance.harness.wire import (
     QUIET_SECONDS,
     REASON,
@@ -37,7 +42,7 @@ from conformance.harness.wire import (
     tool_call,
 )
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import SessionFactory
+from conformance.run.plugin import ClientRun, SessionFactory
 
 SLOW_STEPS = 40  # 2 s of the fixture's work: an ignored cancellation shows as a run that completed
 SLOW_TOOLS = ("slow-tool", "cancellation-outcome-tool")
@@ -371,3 +376,248 @@ def test_the_server_cancels_its_task_augmented_requests_with_tasks_cancel(
     wire.settle()
     wrong = [s.frame for s in wire.notifications("notifications/cancelled") if cancels(s.frame, asked["id"])]
     assert not wrong, f"the server cancelled its task-augmented {asked['method']} with notifications/cancelled: {wrong}"
+
+
+# -- the client side: a call the client abandons, cancellations it receives ------------------------------
+#
+# The client under test (the SDK's through the driver's scenarios, conformance/fixtures/client.py) calls a
+# tool that the scripted server holds, with progress every PROGRESS_EVERY seconds; at the first progress the
+# application abandons the call (``cancel_on_progress``, ``concurrent_progress``): an event, not a clock,
+# decides when. Up to 2025-11-25, and over stdio at 2026-07-28, a client cancels with notifications/cancelled;
+# over Streamable HTTP at 2026-07-28 by closing the call's response stream (C-15), where no notification
+# is sent, so the rows about the notification leave that pair out (``NOTIFIED``).
+
+PROGRESS_EVERY = 0.05  # the held call's progress: the first comes at once, and makes the client abandon it
+HELD_WITH_PROGRESS = Pace(delay=None, progress_every=PROGRESS_EVERY)
+# Held until the client cancels it, then answered all the same: a response that arrives after the cancellation.
+ANSWERED_LATE = Pace(delay=None, progress_every=PROGRESS_EVERY, answer_on_cancel=True)
+NOTIFIED = {MODERN: ("streamable-http",)}  # 2026-07-28 over HTTP: cancelled by closing the stream, no notification
+LISTED_TOOLS = ["echo"]  # the scripted server's tools/list, as the driver reports it
+RunClient = Callable[[str], ClientRun]
+
+
+def client_cancellations(timeline: Timeline) -> list[Event]:
+    """The client's notifications/cancelled; none leaves a row about them unexercised, not met."""
+    sent = [e for e in timeline.from_client() if e.payload.get("method") == "notifications/cancelled"]
+    if not sent:
+        pytest.skip("fixture-missing: the client sent no notifications/cancelled for the call it abandoned")
+    return sent
+
+
+def abandoned(run_client: RunClient, server: ScriptedPeer, check: Callable[[Timeline], None], pace: Pace) -> ClientRun:
+    """Run ``cancel_on_progress`` with tools/call answered as ``pace`` says; ``check`` judges the record
+    before the run must have completed (``ClientRun.judge``)."""
+    script(server, paces={"tools/call": pace})
+    run = run_client("cancel_on_progress")
+    run.judge(lambda: check(Timeline(server)))
+    return run
+
+
+def check_cancels_only_its_requests_in_flight(timeline: Timeline) -> None:
+    """Each notifications/cancelled of the client names a request the client itself sent earlier (the same
+    direction) and that was still in flight then: not answered yet."""
+    sent: set[str] = set()
+    answered: set[str] = set()
+    cancellations = {id(e) for e in client_cancellations(timeline)}
+    for event in timeline.events:
+        if event.kind != "message" or not isinstance(event.payload, dict):
+            continue
+        frame = event.payload
+        key = json.dumps(frame.get("id"))
+        if event.direction == "client-to-server" and "method" in frame and "id" in frame:
+            sent.add(key)
+        elif event.direction == "server-to-client" and "method" not in frame and "id" in frame:
+            answered.add(key)
+        if id(event) in cancellations:
+            named = json.dumps(params_of(frame).get("requestId"))
+            assert named in sent, f"{frame} names no request the client sent (it sent {sorted(sent)})"
+            assert named not in answered, f"{frame} names a request already answered"
+
+
+@for_req("cancellation-reference-own-inflight-request", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_cancels_only_its_own_requests_in_flight(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    abandoned(run_peer_client, scripted_peer, check_cancels_only_its_requests_in_flight, HELD_WITH_PROGRESS)
+
+
+@for_req("cancellation-reference-client-request", "client", transports=BOTH_TRANSPORTS, not_over=NOTIFIED)
+def test_the_modern_client_cancels_only_its_own_requests_in_flight(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    abandoned(run_peer_client, scripted_peer, check_cancels_only_its_requests_in_flight, HELD_WITH_PROGRESS)
+
+
+@for_req("cancellation-target-in-flight-cancellednotification", "client", transports=BOTH_TRANSPORTS, not_over=NOTIFIED)
+def test_the_client_cancels_requests_still_in_flight(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    abandoned(run_peer_client, scripted_peer, check_cancels_only_its_requests_in_flight, HELD_WITH_PROGRESS)
+
+
+def check_request_ids(timeline: Timeline) -> None:
+    for event in client_cancellations(timeline):
+        assert "requestId" in params_of(event.payload), f"a cancellation without requestId: {event.payload}"
+
+
+@for_req("cancellation-request-id-for-non-task-requestid", "client", transports=BOTH_TRANSPORTS)
+def test_the_clients_cancellations_carry_a_request_id(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    abandoned(run_peer_client, scripted_peer, check_request_ids, HELD_WITH_PROGRESS)
+
+
+@for_req("cancellation-client-signals-cancel", "client", transports=BOTH_TRANSPORTS)
+def test_the_modern_client_signals_the_call_it_abandons(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """Over stdio by notifications/cancelled naming the call; over Streamable HTTP, where the page's transport
+    section makes it the signal (C-15), by closing the call's response stream."""
+    by = ("notification",) if transport == "stdio" else ("stream",)
+
+    def check(timeline: Timeline) -> None:
+        call = timeline.requests("tools/call")[0]
+        signal = timeline.cancellation_of(call.payload["id"], by=by)
+        assert signal is not None, f"the client abandoned {call.payload} without signalling it ({by[0]})"
+
+    abandoned(run_peer_client, scripted_peer, check, HELD_WITH_PROGRESS)
+
+
+# -- responses after the cancellation: ignored, and no harm done ------------------------------------------
+
+
+def check_late_answer_ignored(run: ClientRun, timeline: Timeline) -> None:
+    """The call was answered after the client had cancelled it; the application never got that answer (the
+    call reads as abandoned, or failed), the client sent nothing in reply to it, and the next request got
+    its own answer, not the late one."""
+    call = timeline.requests("tools/call")[0]
+    cancellation = timeline.cancellation_of(call.payload["id"], by=("notification",))
+    if cancellation is None or not timeline.answered(call):
+        pytest.skip("fixture-missing: no answer to the call came after the client's cancellation of it")
+    calls = run.report("calls")
+    assert isinstance(calls, dict), f"the driver reported no calls: {run.output[-1000:]}"
+    got = calls.get("abandoned")
+    assert isinstance(got, str) and got != "answered", f"the application was handed the late answer: {got!r}"
+    assert calls.get("after") == LISTED_TOOLS, f"the request after the late answer got {calls.get('after')!r}"
+    replies = [e.payload for e in timeline.from_client() if "method" not in e.payload and e.ts >= cancellation.ts]
+    assert not replies, f"the client answered the late response: {replies}"
+
+
+def answer_late(server: ScriptedPeer) -> None:
+    """tools/call answered only once the client has cancelled it. Over HTTP the client's next request (its
+    tools/list) waits (bounded) for that late answer, which the call's response stream then still carries:
+    the client cannot end the session first. Over stdio the late answer goes out as the cancellation is read."""
+    script(server, paces={"tools/call": ANSWERED_LATE})
+    if isinstance(server, ScriptedServer):
+
+        def call_settled() -> bool:
+            timeline = Timeline(server)
+            calls = timeline.requests("tools/call")
+            return not calls or timeline.answered(calls[0])
+
+        server.gates["tools/list"] = call_settled
+
+
+def late_answer(run_client: RunClient, server: ScriptedPeer) -> None:
+    answer_late(server)
+    run = run_client("cancel_on_progress")
+    run.judge(lambda: check_late_answer_ignored(run, Timeline(server)))
+
+
+@for_req("cancellation-sender-ignore-late-response", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_ignores_a_late_answer_to_a_request_it_cancelled(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    late_answer(run_peer_client, scripted_peer)
+
+
+@for_req("cancellation-client-ignore-late-response", "client", transports=BOTH_TRANSPORTS, not_over=NOTIFIED)
+def test_the_modern_client_ignores_a_late_answer_to_a_request_it_cancelled(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    late_answer(run_peer_client, scripted_peer)
+
+
+@for_req("cancellation-race-graceful", "client", transports=BOTH_TRANSPORTS, not_over=NOTIFIED)
+def test_the_client_copes_with_an_answer_crossing_its_cancellation(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The call's answer comes after the client cancelled it (as when the two cross on the wire): the client
+    takes either outcome for the call, and goes on; its next request is answered as its own."""
+    answer_late(scripted_peer)
+    run = run_peer_client("cancel_on_progress")
+
+    def check() -> None:
+        timeline = Timeline(scripted_peer)
+        call = timeline.requests("tools/call")[0]
+        if not timeline.answered(call):
+            pytest.skip("fixture-missing: the call's answer never crossed the client's cancellation")
+        calls = run.report("calls")
+        assert isinstance(calls, dict), f"the driver reported no calls: {run.output[-1000:]}"
+        assert isinstance(calls.get("abandoned"), str), f"the crossed call's outcome: {calls.get('abandoned')!r}"
+        assert calls.get("after") == LISTED_TOOLS, f"after the crossing, tools/list gave {calls.get('after')!r}"
+
+    run.judge(check)
+
+
+# -- cancellations the client receives that name nothing it can cancel ------------------------------------
+
+# Sent by the scripted server before it answers the client's first tools/list: malformed, or naming a
+# request that was never issued.
+INVALID_FOR_THE_CLIENT = [
+    {"jsonrpc": "2.0", "method": "notifications/cancelled"},
+    {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {}},
+    {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": {"not": "an id"}}},
+    {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "mcp-matrix-never-issued"}},
+]
+
+
+@for_req("cancellation-ignore-invalid", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_ignores_invalid_cancellations(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """Invalid cancellations reach the client while it waits for its tools/list: it answers none of them
+    (no error), and goes on to call the tool it listed."""
+    if isinstance(scripted_peer, ScriptedStdio):
+        scripted_peer.push["tools/list"] = list(INVALID_FOR_THE_CLIENT)
+    else:
+        assert isinstance(scripted_peer, ScriptedServer)
+        scripted_peer.streams["tools/list"] = StreamScript(events=list(INVALID_FOR_THE_CLIENT))
+    run = run_peer_client("tools_call")
+
+    def check() -> None:
+        frames = [f for f in scripted_peer.frames() if isinstance(f, dict)]
+        replies = [f for f in frames if "method" not in f]  # the scripted server asked the client nothing
+        assert not replies, f"the client answered cancellations it had to ignore: {replies}"
+        assert any(f.get("method") == "tools/call" for f in frames), "the client did not go on to call the tool"
+
+    run.judge(check)
+
+
+# -- initialize is never cancelled ---------------------------------------------------------------------------
+
+
+@for_req("cancellation-initialize-not-cancellable", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_never_cancels_its_initialize_request(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The scripted server holds initialize; the application gives up connecting (``abandoned_handshake``):
+    the client abandons the handshake without a notifications/cancelled for it."""
+    script(scripted_peer, paces={"initialize": Pace(delay=None)})
+    run = run_peer_client("abandoned_handshake")
+
+    def check() -> None:
+        initialize = [f for f in scripted_peer.requests() if f.get("method") == "initialize"]
+        precondition(bool(initialize), "the client sent no initialize request")
+        precondition(run.report("handshake") == "abandoned", f"the handshake was not abandoned: {run.output[-500:]}")
+        named = {json.dumps(f["id"]) for f in initialize}
+        cancelled = [
+            f
+            for f in scripted_peer.frames()
+            if isinstance(f, dict)
+            and f.get("method") == "notifications/cancelled"
+            and json.dumps(params_of(f).get("requestId")) in named
+        ]
+        assert not cancelled, f"the client cancelled its initialize request: {cancelled}"
+
+    run.judge(check)

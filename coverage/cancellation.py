@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the list below.
 """
 
-from conformance.harness.faults import drop_field, inject_before, set_field
+from conformance.harness.faults import drop_field, inject_before, misreport, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_cancellation.py"
@@ -24,6 +24,12 @@ RAN_TO_COMPLETION = [{"type": "text", "text": "completed after 20 steps"}]
 # A cancellation of the server's first request to the client (the TypeScript SDK numbers them from 0: its
 # task-augmented sampling request), as if the server had cancelled that request with notifications/cancelled.
 CANCELLED_TASK_REQUEST = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 0}}
+
+# The client side (faults on what the client sends): a cancellation naming a request the client never issued;
+# a cancellation of the initialize request (the SDK's client numbers it 1); what the application is told of the
+# abandoned call and of the next request, each given the other's (a client that hands a late answer on).
+NEVER_ISSUED = "mcp-matrix-never-issued"
+CANCELLED_INITIALIZE = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
 
 COVERS: list[Cover] = [
     Cover(
@@ -120,6 +126,69 @@ COVERS: list[Cover] = [
     ),
 ]
 
+COVERS += [
+    Cover(
+        "cancellation-reference-own-inflight-request",
+        "client",
+        f"{TESTS}::test_the_client_cancels_only_its_own_requests_in_flight",
+        fault=set_field("notifications/cancelled", "params.requestId", NEVER_ISSUED),
+    ),
+    Cover(
+        "cancellation-reference-client-request",
+        "client",
+        f"{TESTS}::test_the_modern_client_cancels_only_its_own_requests_in_flight",
+        fault=set_field("notifications/cancelled", "params.requestId", NEVER_ISSUED),
+    ),
+    Cover(
+        "cancellation-target-in-flight-cancellednotification",
+        "client",
+        f"{TESTS}::test_the_client_cancels_requests_still_in_flight",
+        fault=set_field("notifications/cancelled", "params.requestId", NEVER_ISSUED),
+    ),
+    Cover(
+        "cancellation-request-id-for-non-task-requestid",
+        "client",
+        f"{TESTS}::test_the_clients_cancellations_carry_a_request_id",
+        fault=drop_field("notifications/cancelled", "params.requestId"),
+    ),
+    Cover(
+        "cancellation-client-signals-cancel",
+        "client",
+        f"{TESTS}::test_the_modern_client_signals_the_call_it_abandons",  # no fault: over HTTP the signal is
+        # the close of the call's stream, which no fault on the client's messages can undo (a SHOULD)
+    ),
+    Cover(
+        "cancellation-sender-ignore-late-response",
+        "client",
+        f"{TESTS}::test_the_client_ignores_a_late_answer_to_a_request_it_cancelled",
+        fault=misreport("calls"),
+    ),
+    Cover(
+        "cancellation-client-ignore-late-response",
+        "client",
+        f"{TESTS}::test_the_modern_client_ignores_a_late_answer_to_a_request_it_cancelled",
+        fault=misreport("calls"),
+    ),
+    Cover(
+        "cancellation-race-graceful",
+        "client",
+        f"{TESTS}::test_the_client_copes_with_an_answer_crossing_its_cancellation",
+        fault=misreport("calls"),
+    ),
+    Cover(
+        "cancellation-ignore-invalid",
+        "client",
+        f"{TESTS}::test_the_client_ignores_invalid_cancellations",
+        fault=inject_before("tools/call", ERROR_FOR_A_NOTIFICATION),
+    ),
+    Cover(
+        "cancellation-initialize-not-cancellable",
+        "client",
+        f"{TESTS}::test_the_client_never_cancels_its_initialize_request",
+        fault=inject_before("initialize", CANCELLED_INITIALIZE),
+    ),
+]
+
 GAPS: list[Gap] = [
     Gap(
         "cancellation-receiver-no-response",
@@ -153,22 +222,12 @@ GAPS: list[Gap] = [
         "#12",
         "catalogued, not yet tested",
         {
-            "cancellation-reference-own-inflight-request": "client",
-            "cancellation-reference-client-request": "client",
-            "cancellation-initialize-not-cancellable": "client",
             "cancellation-tasks-use-tasks-cancel": "client",
             "cancellation-receiver-stop-processing": "client",
             "cancellation-receiver-no-response": "client",
             "cancellation-receiver-may-ignore": "client",
-            "cancellation-sender-ignore-late-response": "client",
-            "cancellation-client-ignore-late-response": "client",
-            "cancellation-race-graceful": "client",
             "cancellation-log-reasons": "client",
-            "cancellation-ignore-invalid": "client",
-            "cancellation-target-in-flight-cancellednotification": "client",
             "cancellation-reason-logged-or-shown-reason": "client",
-            "cancellation-request-id-for-non-task-requestid": "client",
-            "cancellation-client-signals-cancel": "client",
         },
     ),
 ]
