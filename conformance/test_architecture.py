@@ -1,5 +1,5 @@
-"""Architecture, server side: the components every server implements, and 2026-07-28's statelessness
-(docs/spec/requirements.md, architecture; basic/index#protocol-layers and #statelessness).
+"""Architecture: the components every server (and client: the last section) implements, and 2026-07-28's
+statelessness (docs/spec/requirements.md, architecture; basic/index#protocol-layers and #statelessness).
 
 Up to 2025-11-25 a server implements the base protocol with the lifecycle: the handshake, requests
 answered, unknown methods refused. At 2026-07-28 it implements the base protocol, versioning
@@ -13,23 +13,37 @@ without the sampling capability), ``slow-tool`` and ``simple-tool``.
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
+from conformance.harness.exchanges import PING_ID, PUSHED, PUSHED_IDS, UNKNOWN_ID, items
 from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_METHOD, UNKNOWN_VERSION, modern_meta
 from conformance.harness.http import HttpPeer
 from conformance.harness.launcher import CommandLauncher, WarmLauncher
 from conformance.harness.peer import Peer, precondition
 from conformance.harness.roles import Binding, bound, optional_roles, require_role, require_roles
+from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer, StreamScript
+from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers, tool_call
 from conformance.matrix.covers import for_req
-from conformance.test_mrtr import answer_for
+from conformance.run.plugin import ClientRun
+from conformance.test_mrtr import (
+    ASK_TOOL,
+    ECHO_TOOL,
+    ELICIT_NAME,
+    FINAL,
+    MULTI_ROUND,
+    answer_for,
+    script_rounds,
+)
+from conformance.test_mrtr import input_required as asking_round
 
 CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 
@@ -227,3 +241,134 @@ def test_requests_of_several_conversations_interleave_on_one_connection(revision
     )
     finished = wire.answer(running.id)
     assert completed(finished), f"{slow.name}, with another request interleaved, ended {finished}"
+
+
+# -- the client side -------------------------------------------------------------------------------------
+#
+# The client under test runs a scenario of the driver against a scripted server (stdio or Streamable HTTP):
+# up to 2025-11-25 the handshake and a listing, during which the server asks the client a ping and a method
+# nobody defines; at 2026-07-28 the core message patterns, and a multi round-trip request of two rounds,
+# each carrying a requestState the next request must hand back (test_mrtr's scripted rounds).
+
+RunClient = Callable[[str], ClientRun]
+PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
+
+
+def client_frames(server: ScriptedPeer) -> list[dict]:
+    """What the client sent, every message of every frame (batches opened), in order."""
+    return [item for frame in server.frames() for item in items(frame) if isinstance(item, dict)]
+
+
+def params(frame: dict) -> dict:
+    return frame["params"] if isinstance(frame.get("params"), dict) else {}
+
+
+def asking_the_client(server: ScriptedPeer) -> None:
+    """Before it answers the client's tools/list, the scripted server sends it a ping, a request of a method
+    nobody defines and a notification (exchanges.PUSHED), and waits (bounded) for the two answers."""
+    if isinstance(server, ScriptedStdio):
+        server.push["tools/list"] = list(PUSHED)
+        return
+    assert isinstance(server, ScriptedServer)
+    answered = [server.answered(request_id) for request_id in PUSHED_IDS]
+    server.streams["tools/list"] = StreamScript(events=list(PUSHED), respond_when=lambda: all(a() for a in answered))
+
+
+@for_req("architecture-base-protocol-required", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_implements_the_base_protocol_and_the_lifecycle(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The lifecycle: ``initialize`` with a version, capabilities and the client's identity, then
+    ``notifications/initialized``. The base protocol: the server's requests answered under their ids, a
+    ping with a result and a method the client does not know with an error (its own request, tools/list,
+    gets its answer: the scenario runs to its end)."""
+    asking_the_client(scripted_peer)
+    run = run_peer_client("initialize")
+
+    def check() -> None:
+        frames = client_frames(scripted_peer)
+        initialize = next((f for f in frames if f.get("method") == "initialize"), None)
+        assert initialize is not None, f"the client sent no initialize: {frames[:3]}"
+        opening = params(initialize)
+        assert isinstance(opening.get("protocolVersion"), str), f"initialize named no protocol version: {initialize}"
+        assert isinstance(opening.get("capabilities"), dict), f"initialize declared no capabilities: {initialize}"
+        named = (opening.get("clientInfo") or {}).get("name")
+        assert isinstance(named, str), f"initialize named no client: {initialize}"
+        assert any(f.get("method") == "notifications/initialized" for f in frames), "no notifications/initialized"
+        responses = {json.dumps(f.get("id")): f for f in frames if "method" not in f}
+        pong = responses.get(json.dumps(PING_ID))
+        assert pong is not None and isinstance(pong.get("result"), dict), f"the server's ping was answered {pong}"
+        unknown = responses.get(json.dumps(UNKNOWN_ID))
+        assert unknown is not None and isinstance((unknown.get("error") or {}).get("code"), int), (
+            f"the server's request of a method nobody defines was answered {unknown}"
+        )
+
+    run.judge(check)
+
+
+def scripted_rounds(server: ScriptedPeer, rounds: tuple[dict, ...]) -> None:
+    """The calls of ``ask`` answered with ``rounds`` in turn, then with a final result (test_mrtr's)."""
+    if isinstance(server, ScriptedStdio):
+        server.tools = [ASK_TOOL, ECHO_TOOL]
+        server.sequences["tools/call"] = [*rounds, FINAL]
+        return
+    assert isinstance(server, ScriptedServer)
+    script_rounds(server, *rounds)
+
+
+def calls_of_ask(server: ScriptedPeer) -> list[dict]:
+    return [f for f in client_frames(server) if f.get("method") == "tools/call" and params(f).get("name") == "ask"]
+
+
+@for_req("architecture-cross-request-state-explicit-handle", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_passes_the_handle_of_the_work_on_each_request(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """A multi round-trip request of two rounds, each naming the state of the work by a requestState:
+    every request that carries the work on names it with the handle the round before it gave (over stdio
+    too, where the connection stays the same and a client could lean on it instead)."""
+    scripted_rounds(scripted_peer, MULTI_ROUND)
+    run = run_peer_client("mrtr_tool_call")
+
+    def check() -> None:
+        calls = calls_of_ask(scripted_peer)
+        precondition(len(calls) > 1, f"the client never carried the work on past its first request: {calls}")
+        for round_, call in zip(MULTI_ROUND, calls[1:], strict=False):
+            handle = round_["requestState"]
+            sent = params(call).get("requestState")
+            assert sent == handle, f"a request carrying the work on names it {sent!r}, not by its handle {handle!r}"
+
+    run.judge(check)
+
+
+@for_req("architecture-core-components-required", "client", transports=("stdio",))
+def test_the_client_implements_versioning_and_the_message_patterns(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """Versioning: each request names its protocol version in ``_meta``, one the server supports. The
+    message patterns: a request answered (the tools listed), a multi round-trip request (the call of
+    ``ask`` retried with the answer to its question, then completed) and subscribe and notify (a
+    ``subscriptions/listen`` whose notification reaches the application)."""
+    assert isinstance(scripted_peer, ScriptedStdio)
+    rounds = (asking_round({"name": ELICIT_NAME}),)
+    scripted_rounds(scripted_peer, rounds)
+    scripted_peer.listen = 1  # acknowledge the subscription, then one tools/list_changed on it
+    run = run_peer_client("core_patterns")
+
+    def check() -> None:
+        requests = [f for f in client_frames(scripted_peer) if "method" in f and "id" in f]
+        unversioned = [f for f in requests if (params(f).get("_meta") or {}).get(PROTOCOL_VERSION) != revision]
+        assert not unversioned, f"requests that do not name protocol version {revision} in _meta: {unversioned}"
+        calls = calls_of_ask(scripted_peer)
+        assert calls, "the client never made its multi round-trip request (tools/call of ask)"
+        retry = calls[1] if len(calls) > 1 else {}
+        assert "name" in (params(retry).get("inputResponses") or {}), (
+            f"the client did not retry its multi round-trip request with the answer to its question: {calls}"
+        )
+        assert any(f.get("method") == "subscriptions/listen" for f in requests), "the client never subscribed"
+
+    run.judge(check)
+    report = run.report("patterns")
+    precondition(isinstance(report, dict), f"the client reported nothing: {run.output[-1000:]}")
+    assert report.get("result") == [FINAL["content"][0]["text"]], f"the round trip ended with {report.get('result')}"
+    assert report.get("delivered") is not None, "the subscription's notification never reached the application"
