@@ -9,19 +9,21 @@ asked for is of an argument of the first listed prompt that has arguments (the o
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
-from conformance.harness.peer import Peer
+from conformance.harness.peer import Peer, precondition
 from conformance.harness.roles import bound, require_role
+from conformance.harness.scripted_server import ScriptedServer, default_results
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.surface import list_items, offers, server_capabilities
 from conformance.harness.trace import Trace
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import ConfiguredServer
+from conformance.run.plugin import ClientRun, ConfiguredServer
 
 UNKNOWN_PROMPT = "mcp-matrix-no-such-prompt"
 METHOD_NOT_FOUND = -32601
@@ -135,3 +137,51 @@ def test_a_completion_failing_inside_the_server_gets_minus_32603(revision: str, 
     response = complete(peer, {"ref": prompt_ref(prompt.name), "argument": {"name": arguments[0], "value": ""}})
     code = refusal_code(response)
     assert code == INTERNAL_ERROR, f"completing {prompt.name}'s {arguments[0]}, which fails inside, got code {code}"
+
+
+# -- the client side: the completions the client asks for, and what it makes of partial ones -----------
+
+RunClient = Callable[[str], ClientRun]
+PARTIAL = {"values": ["alpha", "alpine"], "total": 40, "hasMore": True}  # two values of forty
+NONE_FOUND = {"values": []}  # nothing to suggest
+COMPLETIONS = {"a": PARTIAL, "ab": NONE_FOUND}  # by the value typed (the driver's COMPLETED_VALUES)
+
+
+def completing(server: ScriptedServer) -> None:
+    """The scripted server declares prompts and completions (2025-03-26 on: 2024-11-05 has no completions
+    capability) and answers completion/complete by the value typed (COMPLETIONS)."""
+    capabilities: dict = {"tools": {}, "prompts": {}} | ({} if server.revision == "2024-11-05" else {"completions": {}})
+    defaults = default_results(server.revision)
+    discover = defaults["server/discover"]({}) | {"capabilities": capabilities}
+    initialize = defaults["initialize"]({}) | {"capabilities": capabilities}
+    complete = {"resultType": "complete"} if server.revision == "2026-07-28" else {}
+
+    def answer(frame: dict) -> dict:
+        value = ((frame.get("params") or {}).get("argument") or {}).get("value")
+        return {"completion": dict(COMPLETIONS.get(value, NONE_FOUND))} | complete
+
+    server.answers |= {"initialize": lambda _: initialize, "server/discover": lambda _: discover}
+    server.answers["completion/complete"] = answer
+
+
+@for_req("completion-client-partial-results", "client")
+def test_the_client_copes_with_partial_and_empty_completions(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """Typing ``a`` gets two values of forty (``hasMore``), typing ``ab`` gets none: the client hands each
+    answer to its application as it came (the two values; none) and goes on (its next request is sent)."""
+    completing(scripted_server)
+    run = run_client("complete_prompt_argument")
+
+    def check() -> None:
+        asked = [f for f in scripted_server.requests() if f.get("method") == "completion/complete"]
+        precondition(len(asked) == len(COMPLETIONS), f"the client sent {len(asked)} completion requests: {asked}")
+        reported = run.report("completions")
+        precondition(isinstance(reported, dict), f"the client reported no completions:\n{run.output[-1500:]}")
+        expected = {typed: answer["values"] for typed, answer in COMPLETIONS.items()}
+        assert reported == expected, f"the server completed {expected}; the application got {reported}"
+        methods = [f.get("method") for f in scripted_server.requests()]
+        last = len(methods) - 1 - methods[::-1].index("completion/complete")
+        assert "tools/list" in methods[last + 1 :], f"after the empty completion the client sent {methods[last + 1 :]}"
+
+    run.judge(check)

@@ -9,12 +9,14 @@ conformance suite's (``test_prompt_with_arguments``, ``test_prompt_with_embedded
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import bound, require_role
+from conformance.harness.scripted_server import SERVER_INFO, ScriptedPeer, default_results
 from conformance.harness.surface import (
     assert_available_is_listed,
     assert_capability_declared,
@@ -29,8 +31,10 @@ from conformance.harness.surface import (
     offers,
     server_capabilities,
 )
+from conformance.harness.timing import script
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import SessionFactory
+from conformance.run.plugin import ClientRun, SessionFactory
+from conformance.test_pagination import cursors_sent, paged
 
 UNKNOWN_PROMPT = "mcp-matrix-no-such-prompt"
 INVALID_PARAMS = -32602
@@ -276,3 +280,61 @@ def test_prompt_messages_may_link_resources(revision: str, transport: str, peer:
     except pytest.skip.Exception:
         links = []
     assert links, "no prompt the suite can get links a resource"
+
+
+# -- the client side: prompts as the client consumes them ----------------------------------------------
+
+RunClient = Callable[[str], ClientRun]
+PAGED_PROMPTS = [  # three pages of one prompt each: the client needs two cursors to get them all
+    {"items": [{"name": "first-prompt", "description": "On the first page."}], "nextCursor": "prompts-page-2"},
+    {"items": [{"name": "second-prompt", "description": "On the second page."}], "nextCursor": "prompts-page-3"},
+    {"items": [{"name": "third-prompt", "description": "On the last page."}]},
+]
+
+
+@for_req("prompts-client-handles-pagination", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_lists_every_page_of_the_prompts(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The scripted server lists its prompts in three pages; asked by its application for every prompt
+    (the driver's ``paginated_lists``), the client asks for each page with the cursor the page before gave,
+    and hands the application all three prompts."""
+    paged(scripted_peer, "prompts/list", "prompts", PAGED_PROMPTS)
+    run = run_peer_client("paginated_lists")
+
+    def check() -> None:
+        expected = [page["nextCursor"] for page in PAGED_PROMPTS if "nextCursor" in page]
+        sent = cursors_sent(scripted_peer.frames(), "prompts/list")
+        assert sent == expected, f"the prompts came with the cursors {expected}; the client sent {sent}"
+        listed = run.report("listed")
+        precondition(isinstance(listed, dict), f"the client reported no listing:\n{run.output[-1500:]}")
+        everything = [item["name"] for page in PAGED_PROMPTS for item in page["items"]]
+        assert listed.get("prompts") == everything, f"the application got the prompts {listed.get('prompts')}"
+
+    run.judge(check)
+
+
+def declaring_only_tools(server: ScriptedPeer) -> None:
+    """The scripted server declares the tools capability and no other (in its initialize or server/discover
+    result)."""
+    capabilities = {"tools": {}}
+    discover = default_results(server.revision)["server/discover"]({}) | {"capabilities": capabilities}
+    initialize = {"protocolVersion": server.revision, "capabilities": capabilities, "serverInfo": SERVER_INFO}
+    script(server, results={"initialize": initialize, "server/discover": discover})
+
+
+@for_req("prompts-respect-capability-negotiation", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_asks_for_no_prompts_of_a_server_that_declared_none(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The server declares tools only; asked by its application for the prompts (among other features the
+    server did not declare: the driver's ``unnegotiated_features``), the client sends no ``prompts/*``
+    request (it may refuse locally, or tell the application there are none)."""
+    declaring_only_tools(scripted_peer)
+    run = run_peer_client("unnegotiated_features")
+
+    def check() -> None:
+        asked = [f for f in scripted_peer.requests() if str(f.get("method", "")).startswith("prompts/")]
+        assert not asked, f"the server declared no prompts; the client still sent {asked}"
+
+    run.judge(check)

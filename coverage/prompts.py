@@ -4,10 +4,17 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import drop_field, set_field, silence
+from conformance.harness.faults import Fault, drop_field, misreport, set_field, silence
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_prompts.py"
+# a prompts/list request, as if the client had sent it just before opening the session
+ASKED_FOR_PROMPTS = Fault(
+    "inject",
+    ("initialize", "server/discover"),
+    value={"jsonrpc": "2.0", "id": "mcp-matrix-prompts", "method": "prompts/list"},
+    description="a prompts/list request sent just before the client's initialize or server/discover",
+)
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"
 
 
@@ -143,6 +150,25 @@ COVERS: list[Cover] = [
         fault=drop_field("server/discover", "result.capabilities.prompts.listChanged"),
         revisions="2026-07-28",
     ),
+    # the client side: the SDK's client through the driver, against the scripted server
+    Cover(
+        "prompts-client-handles-pagination",
+        "client",
+        f"{TESTS}::test_the_client_lists_every_page_of_the_prompts",
+        fault=drop_field("prompts/list", "params.cursor"),  # the first page asked for again, and again
+    ),
+    Cover(
+        "prompts-client-handles-pagination",
+        "client",
+        f"{TESTS}::test_the_client_lists_every_page_of_the_prompts",
+        fault=misreport("listed"),  # the application handed the tools as the prompts
+    ),
+    Cover(
+        "prompts-respect-capability-negotiation",
+        "client",
+        f"{TESTS}::test_the_client_asks_for_no_prompts_of_a_server_that_declared_none",
+        fault=ASKED_FOR_PROMPTS,
+    ),
     # Permissions (MAY): a pass shows the server taking one, else not-exercised; no fault can break them.
     Cover("prompts-list-set-may-be-empty", "server", f"{TESTS}::test_the_prompt_list_may_be_empty"),
     Cover("prompts-list-set-may-change", "server", f"{TESTS}::test_the_prompt_list_may_change"),
@@ -193,13 +219,5 @@ GAPS: list[Gap] = [
         "what counts as an injection or an unauthorized access in prompt arguments and messages is the client's "
         "judgement, with no criterion a frame could fail",
         {"prompts-validate-inputs-outputs": "client"},
-    ),
-    *gaps(
-        "#12",
-        "catalogued, not yet tested",
-        {
-            "prompts-client-handles-pagination": "client",
-            "prompts-respect-capability-negotiation": "client",
-        },
     ),
 ]
