@@ -24,17 +24,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from conformance.harness import schema
 from conformance.harness.exchanges import CLIENT_RESULTS, converse, error_objects, rich_requests
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
-from conformance.harness.peer import Peer
+from conformance.harness.peer import Peer, precondition
 from conformance.harness.roles import Binding, optional_roles, require_role
+from conformance.harness.scripted_server import ScriptedServer, StreamScript
 from conformance.harness.trace import Trace
 from conformance.harness.wire import tool_call
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import SessionFactory
+from conformance.run.plugin import ClientRun, SessionFactory
 
 FORM_ROLES = ("elicitation-tool", "elicitation-defaults-tool", "elicitation-enums-tool")
 URL_ROLE = "url-elicitation-tool"
@@ -598,3 +600,311 @@ def test_declined_cancelled_or_unanswered_elicitations_are_handled(revision: str
         if (response.get("error") or {}).get("code") == INTERNAL_ERROR
     }
     assert not broken, f"the server failed on an elicitation that did not succeed: {broken}"
+
+
+# == the client side: the client under test answering the scripted server's elicitations =====================
+#
+# The client under test runs a scenario of the client driver (conformance/fixtures/client.py: the host takes
+# elicitation, and its user accepts, declines or answers wrongly) against the scripted Streamable HTTP server.
+# Up to 2025-11-25 the server asks with ``elicitation/create`` requests sent on the SSE stream of the client's
+# tool call, which it answers once the client has answered them (bounded); at 2026-07-28 it answers the call
+# with an ``input_required`` result whose ``inputRequests`` hold the questions, and the client's answers come
+# in the retried call's ``inputResponses``. Each test judges what the client sent (and, where the driver tells
+# it, what the client told its application) before requiring the run to have completed.
+
+RunClient = Callable[[str], ClientRun]
+MODERN = "2026-07-28"
+NAME_SCHEMA = {"type": "object", "properties": {"name": {"type": "string", "title": "Name"}}, "required": ["name"]}
+FORM_QUESTION = {"message": "What is your name?", "requestedSchema": NAME_SCHEMA}  # no mode: form by default
+PROFILE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Name", "minLength": 1},
+        "age": {"type": "integer", "title": "Age", "minimum": 0, "default": 30},  # SEP-1034: a default
+        "colour": {"type": "string", "title": "Colour", "enum": ["red", "green"]},  # SEP-1330: a choice
+        "subscribed": {"type": "boolean", "title": "Subscribed"},
+    },
+    "required": ["name", "age", "colour"],
+}
+PROFILE_QUESTION = {"mode": "form", "message": "Tell us about yourself", "requestedSchema": PROFILE_SCHEMA}
+PAGE = "https://mcp-matrix.example/elicitation/page"
+OPAQUE_ID = "mcp-matrix:0042/../%2e%2e?x=1#frag Ünï {not json}"  # an elicitationId that invites interpretation
+PLAIN_ID = "mcp-matrix-plain-id"
+ACTIONS = ("accept", "decline", "cancel")
+INVALID_PARAMS = -32602
+ELICITED_REPORT = "elicited"  # every question, as the application was asked it (a list)
+IDS_REPORT = "elicitation-ids"  # the elicitationId the application was given for each URL question, by message
+
+
+def url_question(revision: str, elicitation_id: str = PLAIN_ID, message: str = "Connect your account") -> dict:
+    """A URL-mode question; 2025-11-25 gives it an elicitationId, 2026-07-28 none."""
+    question = {"mode": "url", "message": message, "url": PAGE}
+    return question | ({"elicitationId": elicitation_id} if revision != MODERN else {})
+
+
+def ask_client(server: ScriptedServer, questions: list[dict]) -> list[str]:
+    """Have the scripted server ask the client each of ``questions`` (elicitation/create params) during its
+    first tools/call; the key of each question: its request's id, or at 2026-07-28 its inputRequests key."""
+    if server.revision != MODERN:
+        frames = [server.client_answers.request("elicitation/create") | {"params": q} for q in questions]
+        server.streams["tools/call"] = StreamScript(
+            events=list(frames), respond_when=lambda: all(server.answered(f["id"])() for f in frames)
+        )
+        return [f["id"] for f in frames]
+    keys = [f"mcp-matrix-{number}" for number in range(1, len(questions) + 1)]
+    requests = {key: {"method": "elicitation/create", "params": q} for key, q in zip(keys, questions, strict=True)}
+    complete = server.answers["tools/call"]
+
+    def serve(frame: dict) -> dict:
+        params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+        if params.get("inputResponses"):
+            return complete(frame)
+        return {"resultType": "input_required", "inputRequests": requests}
+
+    server.answers["tools/call"] = serve
+    return keys
+
+
+def client_answers(server: ScriptedServer, keys: list[str]) -> dict[str, dict]:
+    """The client's answer to each question asked (``ask_client``): ``{"result": ...}`` or ``{"error": ...}``,
+    as the response (up to 2025-11-25) or the retried call's inputResponses entry (2026-07-28) carried it."""
+    found: dict[str, dict] = {}
+    for frame in server.frames():
+        if not isinstance(frame, dict):
+            continue
+        if server.revision != MODERN:
+            if "method" not in frame and frame.get("id") in keys:
+                found[frame["id"]] = frame
+        elif frame.get("method") == "tools/call":
+            given = (frame.get("params") or {}).get("inputResponses") if isinstance(frame.get("params"), dict) else None
+            for key, value in (given or {}).items() if isinstance(given, dict) else ():
+                if key in keys:
+                    found[key] = {"result": value}
+    return found
+
+
+def is_elicit_result(answer: dict | None) -> bool:
+    """A result (no error) with one of the three actions."""
+    result = (answer or {}).get("result")
+    return "error" not in (answer or {}) and isinstance(result, dict) and result.get("action") in ACTIONS
+
+
+def requests_sent(server: ScriptedServer) -> list[dict]:
+    return [f for f in server.frames() if isinstance(f, dict) and "method" in f and "id" in f]
+
+
+def handshake_capabilities(server: ScriptedServer) -> dict:
+    """The capabilities of the client's initialize request (precondition: it sent one)."""
+    initialize = next((f for f in requests_sent(server) if f["method"] == "initialize"), None)
+    precondition(initialize is not None, "the client sent no initialize request")
+    capabilities = (initialize.get("params") or {}).get("capabilities")
+    return capabilities if isinstance(capabilities, dict) else {}
+
+
+def request_capabilities(frame: dict) -> dict:
+    """The capabilities a 2026-07-28 request declares in its ``_meta``."""
+    params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+    meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+    capabilities = meta.get(CAPABILITIES_META)
+    return capabilities if isinstance(capabilities, dict) else {}
+
+
+def declared_elicitation(server: ScriptedServer) -> dict | None:
+    """The elicitation capability the client declared: in its initialize request, or at 2026-07-28 in its
+    tools/call (the request that was asked); None when it declared none."""
+    if server.revision != MODERN:
+        capabilities = handshake_capabilities(server)
+    else:
+        calls = [f for f in requests_sent(server) if f["method"] == "tools/call"]
+        precondition(bool(calls), "the client sent no tools/call")
+        capabilities = request_capabilities(calls[0])
+    elicitation = capabilities.get("elicitation")
+    return elicitation if isinstance(elicitation, dict) else None
+
+
+def declared_modes(elicitation: dict) -> set[str]:
+    """The modes an elicitation capability declares: the empty object is form only."""
+    return {mode for mode in ("form", "url") if mode in elicitation} or {"form"}
+
+
+def took_an_elicitation(server: ScriptedServer, keys: list[str]) -> dict[str, dict]:
+    """The questions the client answered with a result; fixture-missing when it took none (it does not take
+    elicitation in this scenario)."""
+    answers = client_answers(server, keys)
+    taken = {key: answer for key, answer in answers.items() if is_elicit_result(answer)}
+    if not taken:
+        pytest.skip(f"fixture-missing: the client answered no elicitation with a result: {answers}")
+    return taken
+
+
+@for_req("elicitation-capability-declare-initialize", "client")
+def test_a_client_taking_elicitations_declares_them_when_it_initializes(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """The host takes elicitation (``elicitation_accept``) and answers the server's form question: its
+    initialize request declared ``elicitation``."""
+    keys = ask_client(scripted_server, [FORM_QUESTION])
+    run = run_client("elicitation_accept")
+
+    def check() -> None:
+        taken = took_an_elicitation(scripted_server, keys)
+        capabilities = handshake_capabilities(scripted_server)
+        assert isinstance(capabilities.get("elicitation"), dict), (
+            f"the client answered elicitation/create with {list(taken.values())}, yet its initialize declared "
+            f"the capabilities {capabilities}"
+        )
+
+    run.judge(check)
+
+
+@for_req("elicitation-capability-declare-per-request", "client")
+def test_a_client_taking_elicitations_declares_them_on_every_request(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """The host takes elicitation and answers the question of an input_required result: every request it
+    sent declared ``elicitation`` in ``_meta``'s client capabilities."""
+    keys = ask_client(scripted_server, [FORM_QUESTION])
+    run = run_client("elicitation_accept")
+
+    def check() -> None:
+        took_an_elicitation(scripted_server, keys)
+        undeclared = [
+            f"{f['method']} (id {f['id']}): {request_capabilities(f)}"
+            for f in requests_sent(scripted_server)
+            if not isinstance(request_capabilities(f).get("elicitation"), dict)
+        ]
+        assert not undeclared, "requests of a client that takes elicitation, without it declared:\n" + "\n".join(
+            undeclared
+        )
+
+    run.judge(check)
+
+
+@for_req("elicitation-capability-at-least-one-mode", "client")
+def test_a_client_declaring_elicitation_takes_a_mode_it_declared(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """The server asks one form question and one URL question: of the modes the client declared (an empty
+    ``elicitation`` object: form), at least one is answered with a result (accepted, declined or cancelled)."""
+    questions = {"form": PROFILE_QUESTION, "url": url_question(revision)}
+    keys = dict(zip(questions, ask_client(scripted_server, list(questions.values())), strict=True))
+    run = run_client("elicitation_accept")
+
+    def check() -> None:
+        elicitation = declared_elicitation(scripted_server)
+        if elicitation is None:
+            pytest.skip("fixture-missing: the client declared no elicitation in this scenario")
+        answers = client_answers(scripted_server, list(keys.values()))
+        modes = declared_modes(elicitation)
+        taken = [mode for mode in modes if is_elicit_result(answers.get(keys[mode]))]
+        assert taken, (
+            f"the client declared elicitation {elicitation} (modes {sorted(modes)}), yet answered no question in "
+            f"those modes with a result: { ({mode: answers.get(keys[mode]) for mode in modes}) }"
+        )
+
+    run.judge(check)
+
+
+@for_req("elicitation-missing-mode-is-form", "client")
+def test_a_question_without_a_mode_is_taken_as_a_form(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """The server asks a form question without ``mode``: the client answers it with a result, as a form, and
+    (where the driver tells it) its application was asked a form."""
+    keys = ask_client(scripted_server, [FORM_QUESTION])
+    run = run_client("elicitation_accept")
+
+    def check() -> None:
+        elicitation = declared_elicitation(scripted_server)
+        if elicitation is None or "form" not in declared_modes(elicitation):
+            pytest.skip(f"fixture-missing: the client declared no form mode ({elicitation})")
+        answer = client_answers(scripted_server, keys).get(keys[0])
+        assert is_elicit_result(answer), f"a form question without a mode was answered {answer}"
+        told = run.report(ELICITED_REPORT) or []
+        modes = [entry.get("mode", "form") for entry in told if isinstance(entry, dict)]
+        assert all(mode == "form" for mode in modes), f"the application was asked {told}"
+
+    run.judge(check)
+
+
+@for_req("elicitation-error-undeclared-mode", "client")
+def test_a_question_in_an_undeclared_mode_is_refused_with_invalid_params(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """A host that takes form mode only (``elicitation_form_only``) is asked a form and a URL question: the
+    question in the mode it did not declare is answered with -32602."""
+    questions = {"form": PROFILE_QUESTION, "url": url_question(revision)}
+    keys = dict(zip(questions, ask_client(scripted_server, list(questions.values())), strict=True))
+    run = run_client("elicitation_form_only")
+
+    def check() -> None:
+        elicitation = declared_elicitation(scripted_server)
+        undeclared = sorted(set(questions) - declared_modes(elicitation or {})) if elicitation is not None else []
+        if not undeclared:
+            pytest.skip(f"fixture-missing: the client left no mode undeclared (elicitation {elicitation})")
+        answers = client_answers(scripted_server, list(keys.values()))
+        wrong = {mode: answers.get(keys[mode]) for mode in undeclared}
+        wrong = {mode: a for mode, a in wrong.items() if ((a or {}).get("error") or {}).get("code") != INVALID_PARAMS}
+        assert not wrong, (
+            f"questions in modes the client did not declare ({elicitation}), not refused with -32602: {wrong}"
+        )
+
+    run.judge(check)
+
+
+@for_req("elicitation-client-validate-response", "client")
+def test_an_answer_that_breaks_the_form_is_not_sent(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """The user's answer breaks the requested schema (``elicitation_invalid_answer``: a number for a text, a
+    text for a number, a colour not offered): the client does not send it as accepted content (it may refuse,
+    decline, cancel, or send a corrected answer)."""
+    question = (
+        PROFILE_QUESTION if revision != "2025-06-18" else {k: v for k, v in PROFILE_QUESTION.items() if k != "mode"}
+    )
+    keys = ask_client(scripted_server, [question])
+    run = run_client("elicitation_invalid_answer")
+
+    def check() -> None:
+        answer = client_answers(scripted_server, keys).get(keys[0])
+        if answer is None:
+            pytest.skip("fixture-missing: the client did not answer the form")
+        result = answer.get("result") if isinstance(answer.get("result"), dict) else {}
+        if result.get("action") != "accept" or "error" in answer:
+            return
+        content = result.get("content", {})
+        problems = [
+            f"{list(e.absolute_path)}: {e.message}" for e in Draft202012Validator(PROFILE_SCHEMA).iter_errors(content)
+        ]
+        assert not problems, f"the client sent an answer that breaks the requested schema: {result}\n" + "\n".join(
+            problems
+        )
+
+    run.judge(check)
+
+
+@for_req("elicitation-url-id-opaque-elicitationid", "client")
+def test_the_elicitation_id_is_taken_as_it_is(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """Two URL questions, one with a plain elicitationId and one whose id looks like a path, a query and
+    JSON: the client answers both alike, and (where the driver tells it) hands the application each id as
+    it came."""
+    questions = [url_question(revision, PLAIN_ID, "Plain"), url_question(revision, OPAQUE_ID, "Opaque")]
+    plain, opaque = ask_client(scripted_server, questions)
+    run = run_client("elicitation_accept")
+
+    def check() -> None:
+        answers = client_answers(scripted_server, [plain, opaque])
+        if not is_elicit_result(answers.get(plain)):
+            pytest.skip(f"fixture-missing: the client took no URL elicitation: {answers.get(plain)}")
+        assert is_elicit_result(answers.get(opaque)), (
+            f"the client took the URL question with the id {PLAIN_ID!r}, but answered the one with the id "
+            f"{OPAQUE_ID!r} with {answers.get(opaque)}"
+        )
+        told = run.report(IDS_REPORT) or {}
+        sent = {q["message"]: q["elicitationId"] for q in questions}
+        wrong = {message: told[message] for message in told.keys() & sent.keys() if told[message] != sent[message]}
+        assert not wrong, f"the application was told other ids than the server sent: {wrong} (sent {sent})"
+
+    run.judge(check)

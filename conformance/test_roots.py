@@ -10,6 +10,7 @@ result, and the harness retries with the answer (basic/patterns/mrtr).
 from __future__ import annotations
 
 import time
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,9 +21,12 @@ from conformance.harness.exchanges import CLIENT_RESULTS, is_request
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import Binding, bound, optional_roles, require_role
+from conformance.harness.scripted_server import Pace, ScriptedPeer, ScriptedServer
 from conformance.harness.surface import open_standalone_stream
+from conformance.harness.timing import Timeline, script
 from conformance.harness.wire import Wire, answers, tool_call
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 
 CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 GONE_ROOT = {"uri": "file:///mcp-matrix/no-such-directory/gone", "name": "a root that is no longer there"}
@@ -199,3 +203,228 @@ def test_a_path_climbing_out_of_the_roots_is_refused(revision: str, transport: s
     climbing = f"{root}/../{outside.parent.name}/{outside.name}"
     answer = read(climbing)
     assert not read_back(answer), f"{climbing}, outside the client's roots, was read: {answer}"
+
+
+# == the client side: the client under test answering the scripted server's roots/list ======================
+#
+# The client under test runs a scenario of the client driver (conformance/fixtures/client.py: a host exposing
+# roots, changing them, failing to list them, or taking no roots at all). Up to 2025-11-25 the scripted stdio
+# server asks for the roots with a roots/list request during each tool call (Pace.ask), and the client's
+# response answers it; at 2026-07-28 the scripted Streamable HTTP server answers the call with an
+# input_required result asking for them, and the answer comes in the retried call's inputResponses.
+
+RunClient = Callable[[str], ClientRun]
+MODERN = "2026-07-28"
+LEGACY = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+ASK_ROOTS = Pace(ask=("roots/list",))  # every tools/call: the server asks for the roots first
+ROOTS_KEY = "mcp-matrix-roots"  # the inputRequests key of the question at 2026-07-28
+# Legacy revisions over stdio (the one transport of 2024-11-05), 2026-07-28 over Streamable HTTP (an answer
+# that depends on the retry).
+ONE_TRANSPORT = {revision: ("streamable-http",) for revision in LEGACY} | {MODERN: ("stdio",)}
+METHOD_NOT_FOUND = -32601
+INTERNAL_ERROR = -32603
+
+
+def ask_for_roots(peer: ScriptedPeer) -> None:
+    """Have the scripted server ask the client for its roots during each tools/call."""
+    if peer.revision != MODERN:
+        script(peer, paces={"tools/call": ASK_ROOTS})
+        return
+    assert isinstance(peer, ScriptedServer)
+    complete = peer.answers["tools/call"]
+
+    def serve(frame: dict) -> dict:
+        params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+        if params.get("inputResponses"):
+            return complete(frame)
+        return {"resultType": "input_required", "inputRequests": {ROOTS_KEY: {"method": "roots/list"}}}
+
+    peer.answers["tools/call"] = serve
+
+
+def roots_answers(peer: ScriptedPeer) -> list[dict]:
+    """The client's answers to the server's questions for its roots, in order: each a response
+    (``{"result": ...}`` or ``{"error": ...}``), or at 2026-07-28 the inputResponses entry as a result."""
+    frames = [f for f in peer.frames() if isinstance(f, dict)]
+    if peer.revision == MODERN:
+        given = [(f.get("params") or {}).get("inputResponses") for f in frames if f.get("method") == "tools/call"]
+        return [{"result": g[ROOTS_KEY]} for g in given if isinstance(g, dict) and ROOTS_KEY in g]
+    asked = [e.payload.get("id") for e in Timeline(peer).to_client("roots/list")]
+    return [f for f in frames if "method" not in f and f.get("id") in asked]
+
+
+def listed_roots(answers: list[dict]) -> list[Any]:
+    """The roots of every answer that is a result; fixture-missing when no answer listed any."""
+    results = [a["result"] for a in answers if isinstance(a.get("result"), dict) and "error" not in a]
+    roots = [root for result in results for root in result.get("roots") or []]
+    if not results:
+        pytest.skip(f"fixture-missing: the client listed no roots: {answers}")
+    return roots
+
+
+def client_requests(peer: ScriptedPeer) -> list[dict]:
+    return [f for f in peer.frames() if isinstance(f, dict) and "method" in f and "id" in f]
+
+
+def initialize_capabilities(peer: ScriptedPeer) -> dict:
+    initialize = next((f for f in client_requests(peer) if f["method"] == "initialize"), None)
+    precondition(initialize is not None, "the client sent no initialize request")
+    capabilities = (initialize.get("params") or {}).get("capabilities")
+    return capabilities if isinstance(capabilities, dict) else {}
+
+
+def meta_capabilities(frame: dict) -> dict:
+    params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+    meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+    capabilities = meta.get(CAPABILITIES_META)
+    return capabilities if isinstance(capabilities, dict) else {}
+
+
+def dot_segments(uri: str) -> list[str]:
+    """The '.' and '..' segments of a URI's path, percent-encoded ones too."""
+    path = urllib.parse.unquote(urllib.parse.urlsplit(uri).path)
+    return [segment for segment in path.replace("\\", "/").split("/") if segment in (".", "..")]
+
+
+@for_req("roots-capability-declare-initialize", "client", transports=BOTH_TRANSPORTS, not_over=ONE_TRANSPORT)
+def test_a_client_listing_roots_declares_them_when_it_initializes(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The host exposes roots (``roots_list``) and lists them when asked: its initialize request declared
+    ``roots``."""
+    ask_for_roots(scripted_peer)
+    run = run_peer_client("roots_list")
+
+    def check() -> None:
+        listed_roots(roots_answers(scripted_peer))
+        capabilities = initialize_capabilities(scripted_peer)
+        assert isinstance(capabilities.get("roots"), dict), (
+            f"the client listed its roots, yet its initialize declared the capabilities {capabilities}"
+        )
+
+    run.judge(check)
+
+
+@for_req("roots-capability-declare-per-request", "client", transports=BOTH_TRANSPORTS, not_over=ONE_TRANSPORT)
+def test_a_client_listing_roots_declares_them_on_every_request(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The host exposes roots and gives them when an input_required result asks: every request it sent
+    declared ``roots`` in ``_meta``'s client capabilities."""
+    ask_for_roots(scripted_peer)
+    run = run_peer_client("roots_list")
+
+    def check() -> None:
+        listed_roots(roots_answers(scripted_peer))
+        undeclared = [
+            f"{f['method']} (id {f['id']}): {meta_capabilities(f)}"
+            for f in client_requests(scripted_peer)
+            if not isinstance(meta_capabilities(f).get("roots"), dict)
+        ]
+        assert not undeclared, "requests of a client that lists roots, without roots declared:\n" + "\n".join(
+            undeclared
+        )
+
+    run.judge(check)
+
+
+@for_req("roots-list-changed-notification", "client", transports=BOTH_TRANSPORTS, not_over=ONE_TRANSPORT)
+def test_a_change_of_roots_is_announced(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The host lists its roots, the user changes them, and the host lists the new ones (``roots_change``):
+    a client that declared ``roots.listChanged`` sent notifications/roots/list_changed between the two
+    answers."""
+    ask_for_roots(scripted_peer)
+    run = run_peer_client("roots_change")
+
+    def check() -> None:
+        roots = initialize_capabilities(scripted_peer).get("roots")
+        if not (isinstance(roots, dict) and roots.get("listChanged") is True):
+            pytest.skip(f"fixture-missing: the client did not declare roots.listChanged ({roots})")
+        answers = [a for a in roots_answers(scripted_peer) if isinstance(a.get("result"), dict)]
+        if len(answers) < 2 or answers[0]["result"] == answers[-1]["result"]:
+            pytest.skip(f"fixture-missing: the client's roots did not change between two answers: {answers}")
+        frames = [f for f in scripted_peer.frames() if isinstance(f, dict)]
+        first, last = frames.index(answers[0]), frames.index(answers[-1])
+        announced = [f for f in frames[first:last] if f.get("method") == "notifications/roots/list_changed"]
+        assert announced, (
+            f"the client's roots went from {answers[0]['result']} to {answers[-1]['result']} without a "
+            "notifications/roots/list_changed between the two answers"
+        )
+
+    run.judge(check)
+
+
+@for_req("roots-uri-file-scheme", "client", transports=BOTH_TRANSPORTS, not_over=ONE_TRANSPORT)
+def test_every_root_is_a_file_uri(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    ask_for_roots(scripted_peer)
+    run = run_peer_client("roots_list")
+
+    def check() -> None:
+        roots = listed_roots(roots_answers(scripted_peer))
+        other = [r for r in roots if not (isinstance(r, dict) and str(r.get("uri", "")).lower().startswith("file://"))]
+        assert not other, f"roots that are not file:// URIs: {other}"
+
+    run.judge(check)
+
+
+@for_req("roots-validate-uris-traversal", "client", transports=BOTH_TRANSPORTS, not_over=ONE_TRANSPORT)
+def test_no_root_climbs_out_of_its_location(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The host is configured with a root whose path climbs with '..' (``roots_traversal``): the client
+    exposes no root URI with a '.' or '..' segment (it may refuse the root, or resolve it)."""
+    ask_for_roots(scripted_peer)
+    run = run_peer_client("roots_traversal")
+
+    def check() -> None:
+        answers = roots_answers(scripted_peer)
+        if not answers:
+            pytest.skip("fixture-missing: the client never answered for its roots")
+        roots = [r for a in answers if isinstance(a.get("result"), dict) for r in a["result"].get("roots") or []]
+        climbing = {str(r.get("uri")): dot_segments(str(r.get("uri"))) for r in roots if isinstance(r, dict)}
+        climbing = {uri: segments for uri, segments in climbing.items() if segments}
+        assert not climbing, f"root URIs exposed with path-traversal segments: {climbing}"
+
+    run.judge(check)
+
+
+@for_req("roots-error-not-supported", "client", transports=BOTH_TRANSPORTS, not_over=ONE_TRANSPORT)
+def test_a_client_without_roots_answers_method_not_found(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """A host that exposes no roots (``tools_call``) is asked for them: -32601 (Method not found)."""
+    ask_for_roots(scripted_peer)
+    run = run_peer_client("tools_call")
+
+    def check() -> None:
+        if "roots" in initialize_capabilities(scripted_peer):
+            pytest.skip("fixture-missing: the client declared roots in this scenario")
+        answers = roots_answers(scripted_peer)
+        if not answers:
+            pytest.skip("fixture-missing: the client never answered roots/list")
+        codes = [(a.get("error") or {}).get("code") for a in answers]
+        assert all(code == METHOD_NOT_FOUND for code in codes), f"a client without roots answered roots/list {answers}"
+
+    run.judge(check)
+
+
+@for_req("roots-error-internal", "client", transports=BOTH_TRANSPORTS, not_over=ONE_TRANSPORT)
+def test_a_failure_to_list_the_roots_is_an_internal_error(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The host's roots cannot be listed (``roots_failing``: its store fails): -32603 (Internal error)."""
+    ask_for_roots(scripted_peer)
+    run = run_peer_client("roots_failing")
+
+    def check() -> None:
+        answers = roots_answers(scripted_peer)
+        if not answers:
+            pytest.skip("fixture-missing: the client never answered roots/list")
+        codes = [(a.get("error") or {}).get("code") for a in answers]
+        assert all(code == INTERNAL_ERROR for code in codes), f"the client failing to list its roots answered {answers}"
+
+    run.judge(check)

@@ -8,7 +8,7 @@ arrives; at 2026-07-28 the question travels in the ``inputRequests`` of an ``inp
 and the faults there replace the questions of every ``tools/call`` answer (``asks``).
 """
 
-from conformance.harness.faults import Fault, drop_field, inject_before, set_field
+from conformance.harness.faults import Fault, drop_field, inject_before, misreport, rename_field, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_elicitation.py"
@@ -253,6 +253,86 @@ COVERS: list[Cover] = [
     ),
 ]
 
+# The client side: the client under test answering the scripted server's elicitations. Up to 2025-11-25 its
+# answers are responses to elicitation/create, which the faults rewrite on their way to the scripted server; at
+# 2026-07-28 they travel in the retried tools/call's inputResponses, and the faults rewrite that call.
+CLIENT_META = {  # a 2026-07-28 request's _meta declaring no capability
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "mcp-matrix-fault", "version": "0"},
+}
+REFUSED = rename_field("elicitation/create", "result", "error")  # each question answered with an error instead
+NEVER_ANSWERED = drop_field("tools/call", "params.inputResponses")  # 2026-07-28: the retry carries no answers
+BROKEN_CONTENT = {"action": "accept", "content": {"name": 42}}
+COVERS += [
+    Cover(
+        "elicitation-capability-declare-initialize",
+        "client",
+        f"{TESTS}::test_a_client_taking_elicitations_declares_them_when_it_initializes",
+        fault=drop_field("initialize", "params.capabilities.elicitation"),
+    ),
+    Cover(
+        "elicitation-capability-declare-per-request",
+        "client",
+        f"{TESTS}::test_a_client_taking_elicitations_declares_them_on_every_request",
+        fault=set_field("tools/call", "params._meta", CLIENT_META),
+    ),
+    Cover(
+        "elicitation-capability-at-least-one-mode",
+        "client",
+        f"{TESTS}::test_a_client_declaring_elicitation_takes_a_mode_it_declared",
+        fault=REFUSED,
+        revisions="2025-11-25",
+    ),
+    Cover(
+        "elicitation-capability-at-least-one-mode",
+        "client",
+        f"{TESTS}::test_a_client_declaring_elicitation_takes_a_mode_it_declared",
+        fault=NEVER_ANSWERED,
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "elicitation-missing-mode-is-form",
+        "client",
+        f"{TESTS}::test_a_question_without_a_mode_is_taken_as_a_form",
+        fault=REFUSED,
+        revisions="2025-11-25",
+    ),
+    Cover(
+        "elicitation-missing-mode-is-form",
+        "client",
+        f"{TESTS}::test_a_question_without_a_mode_is_taken_as_a_form",
+        fault=NEVER_ANSWERED,
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "elicitation-error-undeclared-mode",
+        "client",
+        f"{TESTS}::test_a_question_in_an_undeclared_mode_is_refused_with_invalid_params",
+        fault=set_field("elicitation/create", "error.code", -32603),
+    ),
+    Cover(
+        "elicitation-client-validate-response",
+        "client",
+        f"{TESTS}::test_an_answer_that_breaks_the_form_is_not_sent",
+        fault=set_field("elicitation/create", "result", BROKEN_CONTENT),
+        revisions="2025-06-18..2025-11-25",
+    ),
+    Cover(
+        "elicitation-client-validate-response",
+        "client",
+        f"{TESTS}::test_an_answer_that_breaks_the_form_is_not_sent",
+        fault=set_field("tools/call", "params.inputResponses", {"mcp-matrix-1": BROKEN_CONTENT}),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "elicitation-url-id-opaque-elicitationid",
+        "client",
+        f"{TESTS}::test_the_elicitation_id_is_taken_as_it_is",
+        fault=misreport("elicitation-ids"),  # the application given another question's id
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-090",
@@ -340,17 +420,10 @@ GAPS: list[Gap] = [
         "#12",
         "catalogued, not yet tested",
         {
-            "elicitation-capability-declare-initialize": "client",
-            "elicitation-capability-declare-per-request": "client",
-            "elicitation-capability-at-least-one-mode": "client",
-            "elicitation-missing-mode-is-form": "client",
             "elicitation-complete-ignore-unknown": "client",
             "elicitation-complete-may-await": "client",
-            "elicitation-error-undeclared-mode": "client",
-            "elicitation-client-validate-response": "client",
             "elicitation-url-no-prefetch": "client",
             "elicitation-url-consent-before-open": "client",
-            "elicitation-url-id-opaque-elicitationid": "client",
         },
     ),
 ]

@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import Fault, inject_before, set_field
+from conformance.harness.faults import Fault, drop_field, inject_before, set_field, silence
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_roots.py"
@@ -54,6 +54,78 @@ COVERS: list[Cover] = [
     ),
 ]
 
+# The client side: the client under test answering the scripted server's roots/list. Up to 2025-11-25 its
+# answer is a response to roots/list (over stdio), which the faults rewrite on its way to the scripted server;
+# at 2026-07-28 it travels in the retried tools/call's inputResponses (over Streamable HTTP).
+ROOTS_KEY = "mcp-matrix-roots"  # the test's inputRequests key at 2026-07-28
+CLIENT_META = {  # a 2026-07-28 request's _meta declaring no capability
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "mcp-matrix-fault", "version": "0"},
+}
+WEB_ROOTS = [{"uri": "https://mcp-matrix.example/project", "name": "web"}]
+CLIMBING_ROOTS = [{"uri": "file:///tmp/mcp-matrix/project/../../../etc", "name": "climbing"}]
+COVERS += [
+    Cover(
+        "roots-capability-declare-initialize",
+        "client",
+        f"{TESTS}::test_a_client_listing_roots_declares_them_when_it_initializes",
+        fault=drop_field("initialize", "params.capabilities.roots"),
+    ),
+    Cover(
+        "roots-capability-declare-per-request",
+        "client",
+        f"{TESTS}::test_a_client_listing_roots_declares_them_on_every_request",
+        fault=set_field("tools/call", "params._meta", CLIENT_META),
+    ),
+    Cover(
+        "roots-list-changed-notification",
+        "client",
+        f"{TESTS}::test_a_change_of_roots_is_announced",
+        fault=silence("notifications/roots/list_changed"),
+    ),
+    Cover(
+        "roots-uri-file-scheme",
+        "client",
+        f"{TESTS}::test_every_root_is_a_file_uri",
+        fault=set_field("roots/list", "result.roots", WEB_ROOTS),
+        revisions=HANDSHAKE,
+    ),
+    Cover(
+        "roots-uri-file-scheme",
+        "client",
+        f"{TESTS}::test_every_root_is_a_file_uri",
+        fault=set_field("tools/call", "params.inputResponses", {ROOTS_KEY: {"roots": WEB_ROOTS}}),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "roots-validate-uris-traversal",
+        "client",
+        f"{TESTS}::test_no_root_climbs_out_of_its_location",
+        fault=set_field("roots/list", "result.roots", CLIMBING_ROOTS),
+        revisions=HANDSHAKE,
+    ),
+    Cover(
+        "roots-validate-uris-traversal",
+        "client",
+        f"{TESTS}::test_no_root_climbs_out_of_its_location",
+        fault=set_field("tools/call", "params.inputResponses", {ROOTS_KEY: {"roots": CLIMBING_ROOTS}}),
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "roots-error-not-supported",
+        "client",
+        f"{TESTS}::test_a_client_without_roots_answers_method_not_found",
+        fault=set_field("roots/list", "error.code", -32600),
+    ),
+    Cover(
+        "roots-error-internal",
+        "client",
+        f"{TESTS}::test_a_failure_to_list_the_roots_is_an_internal_error",
+        fault=set_field("roots/list", "error.code", 0),
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-086",
@@ -90,13 +162,6 @@ GAPS: list[Gap] = [
         "#12",
         "catalogued, not yet tested",
         {
-            "roots-capability-declare-initialize": "client",
-            "roots-capability-declare-per-request": "client",
-            "roots-list-changed-notification": "client",
-            "roots-uri-file-scheme": "client",
-            "roots-error-not-supported": "client",
-            "roots-error-internal": "client",
-            "roots-validate-uris-traversal": "client",
             "roots-check-accessible-before-exposing": "client",
         },
     ),
