@@ -10,6 +10,7 @@ which the harness answers; at 2026-07-28 the request is an entry of the call's `
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,9 +20,11 @@ from conformance.harness.exchanges import CLIENT_RESULTS, SAMPLED, is_request
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import ImplementationTimeout, Peer
 from conformance.harness.roles import Binding, bound, require_role
+from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.surface import send_unchecked
 from conformance.harness.wire import Wire, answers, tool_call
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 
 CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 SAMPLING = "sampling/createMessage"
@@ -346,3 +349,337 @@ def test_a_tool_loop_ends(revision: str, transport: str, peer: Peer) -> None:
     """The harness's model asks for a tool in every turn: the server stops asking within MAX_ROUNDS requests."""
     requests, _ = tool_loop(peer)
     assert len(requests) < MAX_ROUNDS, f"the tool loop was still sampling after {len(requests)} requests"
+
+
+# == client side: the client answering sampling/createMessage ====================================================
+#
+# The client under test runs a scenario of the client driver (conformance/fixtures/client.py: ``sampling``,
+# ``sampling_with_tools``, ``sampling_user_rejects``, ``sampling_model_fails``), each a host with a sampling
+# callback of its own that calls the first listed tool. The scripted stdio server (every revision) asks the
+# client to sample during that call: before 2026-07-28 with requests of its own, sent before it answers the
+# call (``ScriptedStdio.ask``); at 2026-07-28 in the inputRequests of the call's first answer, an input_required
+# result (``ScriptedStdio.rounds``), whose retry gets the complete result. What the client answered is read from
+# the record: its response to each request (a result or an error), or the inputResponses of its retries (a
+# question left out of them is one the client did not answer, as the spec lets it decline at 2026-07-28).
+
+RunClient = Callable[[str], ClientRun]
+MODERN = "2026-07-28"
+QUESTION_ID = "mcp-matrix-sampling-"  # + the question's key: the id of the request asking it (before 2026-07-28)
+ASKED_TEXT = {"role": "user", "content": {"type": "text", "text": "What is the weather in Paris?"}}
+OFFERED_TOOL = {
+    "name": "get_weather",
+    "description": "The weather in a city.",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+ANSWERED_CALL = {"content": [{"type": "text", "text": "done"}], "isError": False, "resultType": "complete"}
+TEXT_BLOCK = {"type": "text", "text": "Sunny"}
+TOOL_USE_BLOCK = {"type": "tool_use", "id": "mcp-matrix-use-1", "name": "get_weather", "input": {"city": "Paris"}}
+SAMPLED_RESULT = {"role": "assistant", "content": TEXT_BLOCK, "model": "mcp-matrix-model", "stopReason": "endTurn"}
+
+
+def question(messages: list[dict] | None = None, **params: Any) -> dict:
+    """The params of a sampling request: ``messages`` (a user's question by default), maxTokens and ``params``."""
+    return {"messages": messages or [ASKED_TEXT], "maxTokens": 100} | params
+
+
+def ask_client(server: ScriptedStdio, questions: dict[str, dict], unchecked: bool = False) -> None:
+    """Have the scripted server ask the client, during its tools/call, each of ``questions`` (key -> the params
+    of a sampling request). ``unchecked``: the questions break the schema on purpose (at 2026-07-28 the
+    input_required result then goes out unchecked, and answers every call of the tool)."""
+    if server.revision != MODERN:
+        server.ask["tools/call"] = [
+            {"jsonrpc": "2.0", "id": f"{QUESTION_ID}{key}", "method": SAMPLING, "params": params}
+            for key, params in questions.items()
+        ]
+        return
+    asking = {
+        "resultType": "input_required",
+        "inputRequests": {key: {"method": SAMPLING, "params": params} for key, params in questions.items()},
+    }
+    if unchecked:
+        server.raw["tools/call"] = {"result": asking}
+    else:
+        server.rounds["tools/call"] = [asking, ANSWERED_CALL]
+
+
+def client_frames(server: ScriptedStdio) -> list[dict]:
+    return [f for frame in server.record.frames() for f in (frame if isinstance(frame, list) else [frame])]
+
+
+def answers_to_questions(server: ScriptedStdio) -> dict[str, list[dict]]:
+    """What the client answered each question, by key, as JSON-RPC responses (``{"result": ...}`` or
+    ``{"error": ...}``): before 2026-07-28 its responses to the requests asking them; at 2026-07-28 each
+    inputResponses entry of its tools/call requests, as a result."""
+    found: dict[str, list[dict]] = {}
+    for frame in client_frames(server):
+        if not isinstance(frame, dict):
+            continue
+        if server.revision != MODERN:
+            key = frame.get("id")
+            if "method" not in frame and isinstance(key, str) and key.startswith(QUESTION_ID):
+                found.setdefault(key.removeprefix(QUESTION_ID), []).append(frame)
+        elif frame.get("method") == "tools/call":
+            responses = params_of(frame).get("inputResponses")
+            for key, value in (responses if isinstance(responses, dict) else {}).items():
+                found.setdefault(key, []).append({"result": value})
+    return found
+
+
+def results_of(server: ScriptedStdio, key: str) -> list[dict]:
+    """The results the client answered question ``key`` with (its errors left out)."""
+    return [a["result"] for a in answers_to_questions(server).get(key, []) if "result" in a]
+
+
+def sampled(server: ScriptedStdio, key: str) -> list[dict]:
+    """``results_of``, or fixed-missing when the client took the question on no result: it did not sample."""
+    results = results_of(server, key)
+    if not results:
+        pytest.skip(
+            f"fixture-missing: the client answered question {key!r} with no result: {answers_to_questions(server)}"
+        )
+    return results
+
+
+def content_blocks(result: Any) -> list[dict]:
+    content = result.get("content") if isinstance(result, dict) else None
+    return [b for b in (content if isinstance(content, list) else [content]) if isinstance(b, dict)]
+
+
+def declared_capabilities(server: ScriptedStdio) -> list[tuple[str, Any]]:
+    """The capabilities the client declared: before 2026-07-28 those of its initialize request; at 2026-07-28
+    those in the _meta of each of its requests (each with the request's method)."""
+    requests = [f for f in client_frames(server) if isinstance(f, dict) and "method" in f and "id" in f]
+    if server.revision != MODERN:
+        return [(r["method"], params_of(r).get("capabilities")) for r in requests if r["method"] == "initialize"]
+    return [(r["method"], (params_of(r).get("_meta") or {}).get(CAPABILITIES_META)) for r in requests]
+
+
+def assert_declared(server: ScriptedStdio, member: str, only: tuple[str, ...] = ()) -> None:
+    """The client declared ``sampling`` (``member`` "tools": ``sampling.tools``) wherever it declares its
+    capabilities (at 2026-07-28: on each request, or on each request of the methods ``only`` names)."""
+    declarations = [(m, c) for m, c in declared_capabilities(server) if not only or m in only]
+    assert declarations, f"the client declared no capabilities at all: {client_frames(server)[:3]}"
+    missing = []
+    for method, capabilities in declarations:
+        sampling = capabilities.get("sampling") if isinstance(capabilities, dict) else None
+        if not isinstance(sampling, dict) or (member and not isinstance(sampling.get(member), dict)):
+            missing.append(f"{method}: {json.dumps(capabilities)}")
+    wanted = "sampling" + (f".{member}" if member else "")
+    assert not missing, f"a client that sampled did not declare {wanted}:\n" + "\n".join(missing)
+
+
+@for_req("sampling-capability-declare-initialize", "client")
+def test_a_client_that_samples_declares_sampling_at_initialization(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The client answers a sampling request with a sample: its initialize request declared ``sampling``."""
+    ask_client(scripted_stdio, {"q": question()})
+    run = run_stdio_client("sampling")
+
+    def check() -> None:
+        sampled(scripted_stdio, "q")
+        assert_declared(scripted_stdio, "")
+
+    run.judge(check)
+
+
+@for_req("sampling-capability-declare-per-request", "client")
+def test_a_client_that_samples_declares_sampling_on_each_request(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The client answers the sampling question of an input_required result with a sample: each request it
+    sent declares ``sampling`` in its ``_meta`` capabilities."""
+    ask_client(scripted_stdio, {"q": question()})
+    run = run_stdio_client("sampling")
+
+    def check() -> None:
+        sampled(scripted_stdio, "q")
+        assert_declared(scripted_stdio, "")
+
+    run.judge(check)
+
+
+@for_req("sampling-tools-capability-declare", "client")
+def test_a_client_that_samples_with_tools_declares_sampling_tools(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The client answers a sampling request that offers a tool with a sample: it declared ``sampling.tools``
+    (at its initialization; at 2026-07-28 on its tool calls, the one asked and the one answering)."""
+    ask_client(scripted_stdio, {"q": question(tools=[OFFERED_TOOL])})
+    run = run_stdio_client("sampling_with_tools")
+
+    def check() -> None:
+        sampled(scripted_stdio, "q")
+        assert_declared(scripted_stdio, "tools", only=("initialize", "tools/call"))
+
+    run.judge(check)
+
+
+@for_req("sampling-tools-need-capability-error-tools", "client")
+def test_sampling_with_tools_is_refused_by_a_client_without_sampling_tools(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """A client that declared sampling without ``sampling.tools`` is asked for a sample offering a tool, and
+    for one naming a toolChoice: it answers neither with a sample (an error; at 2026-07-28, no answer in its
+    retries, since a declined question is simply not replayed)."""
+    ask_client(
+        scripted_stdio,
+        {"tools": question(tools=[OFFERED_TOOL]), "choice": question(toolChoice={"mode": "auto"})},
+    )
+    run = run_stdio_client("sampling")
+
+    def check() -> None:
+        asked = answers_to_questions(scripted_stdio)
+        if revision != MODERN and not asked:
+            pytest.skip("fixture-missing: the client answered neither sampling request")
+        taken = {key: results_of(scripted_stdio, key) for key in ("tools", "choice")}
+        taken = {key: results for key, results in taken.items() if results}
+        assert not taken, f"sampled although it did not declare sampling.tools: {json.dumps(taken)[:600]}"
+
+    run.judge(check)
+
+
+@for_req("sampling-tool-choice-required", "client")
+def test_a_required_tool_choice_is_answered_with_a_tool_use(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """A client that declared ``sampling.tools`` is asked for a sample offering a tool with ``toolChoice``
+    ``{"mode": "required"}``: its sample uses a tool."""
+    ask_client(scripted_stdio, {"q": question(tools=[OFFERED_TOOL], toolChoice={"mode": "required"})})
+    run = run_stdio_client("sampling_with_tools")
+
+    def check() -> None:
+        without = [
+            r for r in sampled(scripted_stdio, "q") if not any(b.get("type") == "tool_use" for b in content_blocks(r))
+        ]
+        assert not without, f"asked to use a tool (toolChoice required), the client's sample used none: {without}"
+
+    run.judge(check)
+
+
+@for_req("sampling-tool-choice-none", "client")
+def test_a_none_tool_choice_is_answered_without_a_tool_use(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """A client that declared ``sampling.tools`` is asked for a sample offering a tool with ``toolChoice``
+    ``{"mode": "none"}``: its sample uses no tool."""
+    ask_client(scripted_stdio, {"q": question(tools=[OFFERED_TOOL], toolChoice={"mode": "none"})})
+    run = run_stdio_client("sampling_with_tools")
+
+    def check() -> None:
+        using = [r for r in sampled(scripted_stdio, "q") if any(b.get("type") == "tool_use" for b in content_blocks(r))]
+        assert not using, f"told to use no tool (toolChoice none), the client's sample used one: {using}"
+
+    run.judge(check)
+
+
+@for_req("sampling-message-role-content", "client")
+def test_the_clients_sample_has_a_role_and_content(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The client's answer to a sampling question has a ``role`` of ``user`` or ``assistant`` and a ``content``."""
+    ask_client(scripted_stdio, {"q": question()})
+    run = run_stdio_client("sampling")
+
+    def check() -> None:
+        broken = [
+            r for r in sampled(scripted_stdio, "q") if r.get("role") not in ("user", "assistant") or "content" not in r
+        ]
+        assert not broken, f"samples without a user/assistant role or without content: {broken}"
+
+    run.judge(check)
+
+
+def refusals(run_client: RunClient, server: ScriptedStdio, scenario: str) -> tuple[ClientRun, list[dict]]:
+    """Run ``scenario``, the server asking one sampling question: the run, and the client's answers to it."""
+    ask_client(server, {"q": question()})
+    run = run_client(scenario)
+    return run, answers_to_questions(server).get("q", [])
+
+
+def assert_refused(answers: list[dict], who: str, code: int | None = None) -> None:
+    """The client answered the question, with an error (whose code is ``code``, if given), never with a result."""
+    assert answers, f"{who}: the client never answered the sampling request"
+    taken = [a for a in answers if "result" in a]
+    assert not taken, f"{who}: the client answered with a result instead of an error: {taken}"
+    if code is not None:
+        codes = [(a.get("error") or {}).get("code") for a in answers]
+        assert codes == [code] * len(answers), f"{who}: the client's error codes are {codes}, not {code}: {answers}"
+
+
+@for_req("sampling-error-on-failure", "client")
+def test_a_sample_the_client_cannot_give_is_answered_with_an_error(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """Two hosts that cannot complete the sampling request: one whose model fails (the callback raises), one
+    whose user rejects it. Each answers with a JSON-RPC error, not a result."""
+    failed, answers = refusals(run_stdio_client, scripted_stdio, "sampling_model_fails")
+    failed.judge(lambda: assert_refused(answers, "the model failed"))
+    rejected, answers = refusals(run_stdio_client, scripted_stdio, "sampling_user_rejects")
+    rejected.judge(lambda: assert_refused(answers, "the user rejected the request"))
+
+
+@for_req("sampling-error-user-rejected", "client")
+def test_a_rejected_sample_is_answered_with_code_minus_one(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The host's user rejects the sampling request: the client answers with error code -1."""
+    run, answers = refusals(run_stdio_client, scripted_stdio, "sampling_user_rejects")
+    run.judge(lambda: assert_refused(answers, "the user rejected the request", code=-1))
+
+
+# A tool loop's second request, broken: the model's tool use answered by no tool result, or by one mixed with text.
+TOOL_USED = {"role": "assistant", "content": [TOOL_USE_BLOCK]}
+TOOL_RESULT_BLOCK = {
+    "type": "tool_result",
+    "toolUseId": "mcp-matrix-use-1",
+    "content": [{"type": "text", "text": "18"}],
+}
+UNANSWERED_TOOL_USE = [ASKED_TEXT, TOOL_USED, {"role": "user", "content": {"type": "text", "text": "And tomorrow?"}}]
+MIXED_TOOL_RESULT = [ASKED_TEXT, TOOL_USED, {"role": "user", "content": [TOOL_RESULT_BLOCK, TEXT_BLOCK]}]
+
+
+@for_req("sampling-error-tool-result-missing", "client")
+def test_a_tool_use_without_its_result_is_refused_as_invalid_params(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """A client that declared ``sampling.tools`` is asked for a sample whose messages follow a tool use with
+    no tool result: it answers with error -32602."""
+    ask_client(scripted_stdio, {"q": question(UNANSWERED_TOOL_USE, tools=[OFFERED_TOOL])})
+    run = run_stdio_client("sampling_with_tools")
+    run.judge(
+        lambda: assert_refused(answers_to_questions(scripted_stdio).get("q", []), "a tool use unanswered", -32602)
+    )
+
+
+@for_req("sampling-error-tool-results-mixed", "client")
+def test_tool_results_mixed_with_other_content_are_refused_as_invalid_params(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """A client that declared ``sampling.tools`` is asked for a sample whose user message holds a tool result
+    and text together: it answers with error -32602."""
+    ask_client(scripted_stdio, {"q": question(MIXED_TOOL_RESULT, tools=[OFFERED_TOOL])})
+    run = run_stdio_client("sampling_with_tools")
+    run.judge(lambda: assert_refused(answers_to_questions(scripted_stdio).get("q", []), "a tool result mixed", -32602))
+
+
+MALFORMED_MESSAGE = {"role": "user", "content": {"type": "text"}}  # a text block without its text
+
+
+@for_req("sampling-validate-content", "client")
+def test_a_malformed_sampling_message_is_not_sampled(
+    revision: str, run_stdio_client: RunClient, scripted_stdio: ScriptedStdio
+) -> None:
+    """The client is asked for a sample of a message whose text block has no text: it does not sample it (an
+    error; at 2026-07-28, no answer to that question in a retry)."""
+    ask_client(scripted_stdio, {"q": question([MALFORMED_MESSAGE])}, unchecked=True)
+    run = run_stdio_client("sampling")
+
+    def check() -> None:
+        answers = answers_to_questions(scripted_stdio).get("q", [])
+        if revision != MODERN:
+            assert answers, "the client never answered the malformed sampling request"
+        taken = [a["result"] for a in answers if "result" in a]
+        assert not taken, f"the client sampled a message whose text block has no text: {taken}"
+
+    run.judge(check)

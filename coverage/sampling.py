@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import inject_frames_before, set_field
+from conformance.harness.faults import drop_field, inject_frames_before, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_sampling.py"
@@ -197,6 +197,111 @@ COVERS: list[Cover] = [
     ),
 ]
 
+# -- client side: the client answering sampling/createMessage (the client section of TESTS) ------------------
+# Before 2026-07-28 a fault rewrites the client's response to the scripted server's sampling request; at
+# 2026-07-28 its tools/call requests: the first (asked the question) or the retry carrying its inputResponses.
+
+SAMPLE = {"role": "assistant", "content": {"type": "text", "text": "Sunny"}, "model": "mcp-matrix-model"}
+TOOL_USE = {"type": "tool_use", "id": "mcp-matrix-use-1", "name": "get_weather", "input": {"city": "Paris"}}
+
+
+def modern_meta(capabilities: dict) -> dict:
+    """A 2026-07-28 request's _meta as the client writes it, declaring ``capabilities``."""
+    return {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "mcp", "version": "0.1.0"},
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    }
+
+
+def answer_covers(requirement: str, test: str, handshake: object, modern: object, revisions: str) -> list[Cover]:
+    """A client test's covers: ``handshake`` its fault up to 2025-11-25, ``modern`` at 2026-07-28."""
+    covers = [Cover(requirement, "client", f"{TESTS}::{test}", fault=handshake, revisions=revisions)]
+    if modern is not None:
+        covers.append(Cover(requirement, "client", f"{TESTS}::{test}", fault=modern, revisions="2026-07-28"))
+    return covers
+
+
+COVERS += [
+    Cover(
+        "sampling-capability-declare-initialize",
+        "client",
+        f"{TESTS}::test_a_client_that_samples_declares_sampling_at_initialization",
+        fault=drop_field("initialize", "params.capabilities.sampling"),
+    ),
+    Cover(
+        "sampling-capability-declare-per-request",
+        "client",
+        f"{TESTS}::test_a_client_that_samples_declares_sampling_on_each_request",
+        fault=set_field("tools/call", "params._meta", modern_meta({})),
+    ),
+    *answer_covers(
+        "sampling-tools-capability-declare",
+        "test_a_client_that_samples_with_tools_declares_sampling_tools",
+        drop_field("initialize", "params.capabilities.sampling.tools"),
+        set_field("tools/call", "params._meta", modern_meta({"sampling": {}})),
+        "2025-11-25",
+    ),
+    *answer_covers(
+        "sampling-tools-need-capability-error-tools",
+        "test_sampling_with_tools_is_refused_by_a_client_without_sampling_tools",
+        set_field("sampling/createMessage", "result", SAMPLE),
+        set_field("tools/call", "params.inputResponses", {"tools": SAMPLE}, occurrence=1),
+        "2025-11-25",
+    ),
+    *answer_covers(
+        "sampling-tool-choice-required",
+        "test_a_required_tool_choice_is_answered_with_a_tool_use",
+        set_field("sampling/createMessage", "result.content", SAMPLE["content"]),
+        set_field("tools/call", "params.inputResponses.q.content", SAMPLE["content"], occurrence=2),
+        "2025-11-25",
+    ),
+    *answer_covers(
+        "sampling-tool-choice-none",
+        "test_a_none_tool_choice_is_answered_without_a_tool_use",
+        set_field("sampling/createMessage", "result.content", [TOOL_USE]),
+        set_field("tools/call", "params.inputResponses.q.content", [TOOL_USE], occurrence=2),
+        "2025-11-25",
+    ),
+    Cover(
+        "sampling-message-role-content",
+        "client",
+        f"{TESTS}::test_the_clients_sample_has_a_role_and_content",
+        fault=set_field("tools/call", "params.inputResponses.q.role", "system", occurrence=2),
+    ),
+    Cover(
+        "sampling-error-on-failure",
+        "client",
+        f"{TESTS}::test_a_sample_the_client_cannot_give_is_answered_with_an_error",
+        fault=set_field("sampling/createMessage", "result", SAMPLE),
+    ),
+    Cover(
+        "sampling-error-user-rejected",
+        "client",
+        f"{TESTS}::test_a_rejected_sample_is_answered_with_code_minus_one",
+        fault=set_field("sampling/createMessage", "error.code", -32603),
+    ),
+    Cover(
+        "sampling-error-tool-result-missing",
+        "client",
+        f"{TESTS}::test_a_tool_use_without_its_result_is_refused_as_invalid_params",
+        fault=set_field("sampling/createMessage", "error.code", -32603),
+    ),
+    Cover(
+        "sampling-error-tool-results-mixed",
+        "client",
+        f"{TESTS}::test_tool_results_mixed_with_other_content_are_refused_as_invalid_params",
+        fault=set_field("sampling/createMessage", "error.code", -32603),
+    ),
+    *answer_covers(
+        "sampling-validate-content",
+        "test_a_malformed_sampling_message_is_not_sampled",
+        set_field("sampling/createMessage", "result", SAMPLE),
+        set_field("tools/call", "params.inputResponses", {"q": SAMPLE}, occurrence=1),
+        HANDSHAKE,
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-087",
@@ -245,33 +350,30 @@ GAPS: list[Gap] = [
         },
     ),
     *gaps(
-        "#12",
-        "catalogued, not yet tested",
+        "L-100",
+        "permissions of the client (which model answers a hint, what it does with includeContext, the system "
+        "prompt, temperature, stop sequences and metadata, how many tokens it samples, which stop reasons it "
+        "names, whether it offers a parallel-tool-use switch) that no behaviour breaks",
         {
-            "sampling-tools-capability-declare": "client",
-            "sampling-capability-declare-initialize": "client",
-            "sampling-capability-declare-per-request": "client",
-            "sampling-tool-choice-required": "client",
-            "sampling-tool-choice-none": "client",
-            "sampling-parallel-tool-use-extension": "client",
-            "sampling-message-role-content": "client",
             "sampling-model-hints-map": "client",
-            "sampling-include-context-may-alter": "client",
-            "sampling-optional-params-may-alter": "client",
-            "sampling-stop-reason-custom": "client",
-            "sampling-error-on-failure": "client",
-            "sampling-error-user-rejected": "client",
-            "sampling-error-tool-result-missing": "client",
-            "sampling-error-tool-results-mixed": "client",
-            "sampling-validate-content": "client",
-            "sampling-context-request-ignorable-includecontext": "client",
-            "sampling-fewer-tokens-allowed-maxtokens": "client",
-            "sampling-preferences-ignorable-modelpreferences": "client",
-            "sampling-system-prompt-alterable-systemprompt": "client",
             "sampling-priorities-break-ties-hints": "client",
-            "sampling-tools-need-capability-error-tools": "client",
-            "sampling-preserve-meta-toolresultcontent": "client",
+            "sampling-preferences-ignorable-modelpreferences": "client",
+            "sampling-context-request-ignorable-includecontext": "client",
+            "sampling-include-context-may-alter": "client",
+            "sampling-system-prompt-alterable-systemprompt": "client",
+            "sampling-optional-params-may-alter": "client",
+            "sampling-fewer-tokens-allowed-maxtokens": "client",
+            "sampling-stop-reason-custom": "client",
+            "sampling-parallel-tool-use-extension": "client",
+        },
+    ),
+    *gaps(
+        "L-101",
+        "a client never sends sampling requests, so it never passes tool uses or tool results back in one: the "
+        "situation cannot arise on the client's side",
+        {
             "sampling-preserve-meta-toolusecontent": "client",
+            "sampling-preserve-meta-toolresultcontent": "client",
         },
     ),
 ]
