@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,6 +22,8 @@ from conformance.harness import schema
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer
 from conformance.harness.roles import bound, require_role
+from conformance.harness.scripted_server import Pace, ScriptedPeer
+from conformance.harness.timing import Event, Timeline, script
 from conformance.harness.wire import (
     Seen,
     Wire,
@@ -30,6 +33,7 @@ from conformance.harness.wire import (
     tool_call,
 )
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
 
 TOKEN = "progress-token-1"
 CALL_ID = "progress-call"
@@ -323,3 +327,209 @@ def test_no_progress_once_a_task_has_ended(revision: str, transport: str, peer: 
         pytest.skip("fixture-missing: the server reported no progress of the task after creating it")
     late = task_progress(wire, terminal + 1)
     assert not late, f"progress after the task had ended: {late}"
+
+
+# -- the client side: the progress tokens of its requests, the progress it reports --------------------------
+#
+# The client under test (the SDK's through the driver's scenarios, conformance/fixtures/client.py) asks for
+# progress on calls that the scripted server holds, with progress for each (``concurrent_progress``: several
+# at once, abandoned once each has had progress); and, before 2026-07-28, answers a sampling request of the
+# scripted server that carries a progressToken, reporting progress as it does (``report_progress``).
+
+PROGRESS_EVERY = 0.05  # the held calls' progress: the first comes at once
+HELD_WITH_PROGRESS = Pace(delay=None, progress_every=PROGRESS_EVERY)
+SAMPLING_TOKEN = "mcp-matrix-sampling-progress"  # the progressToken of the scripted server's sampling request
+SAMPLING_PARAMS = {
+    "messages": [{"role": "user", "content": {"type": "text", "text": "Hello"}}],
+    "maxTokens": 16,
+    "_meta": {"progressToken": SAMPLING_TOKEN},
+}
+# The tool call during which the scripted server asks the client for sampling, with progress, then answers.
+ASKS_FOR_SAMPLING = Pace(
+    delay=0.0, ask=("sampling/createMessage",), ask_params={"sampling/createMessage": SAMPLING_PARAMS}
+)
+RunClient = Callable[[str], ClientRun]
+
+
+def client_requests_with_tokens(timeline: Timeline) -> list[Event]:
+    """The client's requests that ask for progress; none leaves the requirement unexercised, not met."""
+    carrying = [e for e in timeline.requests() if token_of(e.payload) is not None]
+    if not carrying:
+        pytest.skip("fixture-missing: the client put a progressToken on none of the calls the application made")
+    return carrying
+
+
+def concurrent_calls(run_client: RunClient, server: ScriptedPeer, check: Callable[[Timeline], None]) -> None:
+    script(server, paces={"tools/call": HELD_WITH_PROGRESS})
+    run_client("concurrent_progress").judge(lambda: check(Timeline(server)))
+
+
+def check_client_token_types(timeline: Timeline) -> None:
+    for event in client_requests_with_tokens(timeline):
+        token = token_of(event.payload)
+        valid = isinstance(token, str | int) and not isinstance(token, bool)
+        assert valid, f"progressToken {token!r} in {event.payload}"
+
+
+def check_client_tokens_unique(timeline: Timeline) -> None:
+    """No request of the client carries the progressToken of another still active when it was sent: not
+    answered, not cancelled (notifications/cancelled, or its response stream closed)."""
+    client_requests_with_tokens(timeline)
+    active: dict[str, Any] = {}  # request id (JSON) -> its token, for the requests still active
+    overlapped = 0
+    for event in timeline.events:
+        frame = event.payload
+        if event.kind == "lifecycle" and event.event == "stream-closed":
+            active.pop(json.dumps(event.detail.get("id")), None)
+        if event.kind != "message" or not isinstance(frame, dict):
+            continue
+        if event.direction == "server-to-client" and "method" not in frame:
+            active.pop(json.dumps(frame.get("id")), None)
+        elif event.direction == "client-to-server" and frame.get("method") == "notifications/cancelled":
+            active.pop(json.dumps(params_of(frame).get("requestId")), None)
+        elif event.direction == "client-to-server" and "method" in frame and "id" in frame:
+            token = token_of(frame)
+            if token is None:
+                continue
+            shared = [rid for rid, other in active.items() if json.dumps(other) == json.dumps(token)]
+            assert not shared, f"{frame} reuses the progressToken {token!r} of request {shared[0]}, still active"
+            overlapped += bool(active)
+            active[json.dumps(frame["id"])] = token
+    if not overlapped:
+        pytest.skip("fixture-missing: no two requests with progress tokens were active at once")
+
+
+@for_req("progress-token-type", "client", transports=BOTH_TRANSPORTS)
+def test_the_clients_progress_tokens_are_strings_or_integers(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    concurrent_calls(run_peer_client, scripted_peer, check_client_token_types)
+
+
+@for_req("progress-client-token-type", "client", transports=BOTH_TRANSPORTS)
+def test_the_modern_clients_progress_tokens_are_strings_or_integers(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    concurrent_calls(run_peer_client, scripted_peer, check_client_token_types)
+
+
+@for_req("progress-token-unique", "client", transports=BOTH_TRANSPORTS)
+def test_the_clients_active_requests_have_distinct_progress_tokens(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    concurrent_calls(run_peer_client, scripted_peer, check_client_tokens_unique)
+
+
+@for_req("progress-client-token-unique", "client", transports=BOTH_TRANSPORTS)
+def test_the_modern_clients_active_requests_have_distinct_progress_tokens(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    concurrent_calls(run_peer_client, scripted_peer, check_client_tokens_unique)
+
+
+# -- the progress the client reports, for a request of the server (before 2026-07-28) ----------------------
+
+
+def reported_progress(run_client: RunClient, server: ScriptedPeer, check: Callable[[Timeline], None]) -> None:
+    script(server, paces={"tools/call": ASKS_FOR_SAMPLING})
+    run_client("report_progress").judge(lambda: check(Timeline(server)))
+
+
+def client_progress(timeline: Timeline, absent: str = "fixture-missing") -> list[Event]:
+    """The client's progress notifications; none leaves the row ``absent`` (fixture-missing, or for the
+    permission itself not-exercised)."""
+    sent = [e for e in timeline.from_client() if e.payload.get("method") == "notifications/progress"]
+    if not sent:
+        pytest.skip(f"{absent}: the client reported no progress for the server's sampling request")
+    return sent
+
+
+def check_client_progress_content(revision: str, timeline: Timeline) -> None:
+    """Each notification names the request's token, with the progress so far and optionally total (and
+    message from 2025-03-26): the revision's ProgressNotification, as published."""
+    envelope = schema.revision_schema(revision)
+    listed = envelope[schema.definitions_key(envelope)]["ProgressNotification"].get("properties", {})
+    for event in client_progress(timeline, "not-exercised"):
+        frame = event.payload
+        assert params_of(frame).get("progressToken") == SAMPLING_TOKEN, f"progress for another token: {frame}"
+        notification = {k: v for k, v in frame.items() if k in listed or k != "jsonrpc"}
+        problems = schema.violations(revision, "ProgressNotification", notification)
+        assert not problems, f"{frame}:\n" + "\n".join(problems)
+
+
+def check_client_progress_increases(timeline: Timeline) -> None:
+    values = [
+        params_of(e.payload).get("progress")
+        for e in client_progress(timeline)
+        if params_of(e.payload).get("progressToken") == SAMPLING_TOKEN
+    ]
+    assert all(isinstance(v, int | float) and not isinstance(v, bool) for v in values), f"progress values {values}"
+    assert all(a < b for a, b in itertools.pairwise(values)), f"the client's progress did not increase: {values}"
+
+
+def check_client_progress_tokens_active(timeline: Timeline) -> None:
+    """Each progress notification of the client names the token of a request of the server that the client
+    had not answered yet (still in progress) when it sent it."""
+    client_progress(timeline)
+    active: dict[str, Any] = {}  # the server's request id (JSON) -> its token, until the client answers it
+    for event in timeline.events:
+        frame = event.payload
+        if event.kind != "message" or not isinstance(frame, dict):
+            continue
+        if event.direction == "server-to-client" and "method" in frame and "id" in frame:
+            active[json.dumps(frame["id"])] = token_of(frame)
+        elif event.direction == "client-to-server" and "method" not in frame:
+            active.pop(json.dumps(frame.get("id")), None)
+        elif event.direction == "client-to-server" and frame.get("method") == "notifications/progress":
+            token = params_of(frame).get("progressToken")
+            live = [t for t in active.values() if t is not None]
+            assert token in live, f"{frame} names no token of a request in progress (those: {live})"
+
+
+def check_client_progress_stops(timeline: Timeline) -> None:
+    """No progress of the client for a token once it has answered the request that carried it."""
+    client_progress(timeline)
+    tokens: dict[str, Any] = {}  # the server's request id (JSON) -> its token
+    finished: set[str] = set()  # the tokens (JSON) of requests the client has answered
+    for event in timeline.events:
+        frame = event.payload
+        if event.kind != "message" or not isinstance(frame, dict):
+            continue
+        if event.direction == "server-to-client" and "method" in frame and "id" in frame:
+            tokens[json.dumps(frame["id"])] = token_of(frame)
+        elif event.direction == "client-to-server" and "method" not in frame:
+            token = tokens.get(json.dumps(frame.get("id")))
+            if token is not None:
+                finished.add(json.dumps(token))
+        elif event.direction == "client-to-server" and frame.get("method") == "notifications/progress":
+            token = json.dumps(params_of(frame).get("progressToken"))
+            assert token not in finished, f"{frame} comes after the client answered the request of that token"
+
+
+@for_req("progress-notifications-optional", "client", transports=BOTH_TRANSPORTS)
+def test_the_clients_progress_carries_token_progress_and_total(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """A permission, held to its bounds where the client uses it: not-exercised if it reports no progress."""
+    reported_progress(run_peer_client, scripted_peer, lambda t: check_client_progress_content(revision, t))
+
+
+@for_req("progress-value-increases", "client", transports=BOTH_TRANSPORTS)
+def test_the_clients_progress_increases(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    reported_progress(run_peer_client, scripted_peer, check_client_progress_increases)
+
+
+@for_req("progress-reference-active-token", "client", transports=BOTH_TRANSPORTS)
+def test_the_clients_progress_names_only_active_tokens(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    reported_progress(run_peer_client, scripted_peer, check_client_progress_tokens_active)
+
+
+@for_req("progress-stop-after-completion", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_sends_no_progress_after_completion(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    reported_progress(run_peer_client, scripted_peer, check_client_progress_stops)

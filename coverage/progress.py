@@ -122,6 +122,67 @@ COVERS: list[Cover] = [
     ),
 ]
 
+# The client side (faults on what the client sends): its calls' tokens made a float, or one token for every
+# call; its progress for the scripted server's sampling request (token SAMPLING_TOKEN) made flat, progress
+# for a token no request carries, progress for that request once the client has answered it.
+SAMPLING_TOKEN = "mcp-matrix-sampling-progress"
+LATE_CLIENT_PROGRESS = {
+    "jsonrpc": "2.0",
+    "method": "notifications/progress",
+    "params": {"progressToken": SAMPLING_TOKEN, "progress": 99},
+}
+
+COVERS += [
+    Cover(
+        "progress-token-type",
+        "client",
+        f"{TESTS}::test_the_clients_progress_tokens_are_strings_or_integers",
+        fault=Fault("set", "tools/call", "params._meta.progressToken", 1.5),
+    ),
+    Cover(
+        "progress-client-token-type",
+        "client",
+        f"{TESTS}::test_the_modern_clients_progress_tokens_are_strings_or_integers",
+        fault=Fault("set", "tools/call", "params._meta.progressToken", 1.5),
+    ),
+    Cover(
+        "progress-token-unique",
+        "client",
+        f"{TESTS}::test_the_clients_active_requests_have_distinct_progress_tokens",
+        fault=Fault("set", "tools/call", "params._meta.progressToken", "shared-token"),
+    ),
+    Cover(
+        "progress-client-token-unique",
+        "client",
+        f"{TESTS}::test_the_modern_clients_active_requests_have_distinct_progress_tokens",
+        fault=Fault("set", "tools/call", "params._meta.progressToken", "shared-token"),
+    ),
+    Cover(
+        "progress-notifications-optional",
+        "client",
+        f"{TESTS}::test_the_clients_progress_carries_token_progress_and_total",
+        fault=set_field("notifications/progress", "params.progressToken", "another-token"),
+    ),
+    Cover(
+        "progress-value-increases",
+        "client",
+        f"{TESTS}::test_the_clients_progress_increases",
+        fault=set_field("notifications/progress", "params.progress", 7),
+    ),
+    Cover(
+        "progress-reference-active-token",
+        "client",
+        f"{TESTS}::test_the_clients_progress_names_only_active_tokens",
+        fault=inject_before("sampling/createMessage", STRAY_PROGRESS),
+    ),
+    Cover(
+        "progress-stop-after-completion",
+        "client",
+        f"{TESTS}::test_the_client_sends_no_progress_after_completion",
+        fault=inject_before("tools/list", LATE_CLIENT_PROGRESS),
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-074",
@@ -162,19 +223,11 @@ GAPS: list[Gap] = [
         "#12",
         "catalogued, not yet tested",
         {
-            "progress-token-type": "client",
-            "progress-token-unique": "client",
-            "progress-notifications-optional": "client",
-            "progress-value-increases": "client",
             "progress-values-may-be-fractional": "client",
-            "progress-reference-active-token": "client",
             "progress-frequency-free": "client",
             "progress-total-optional": "client",
             "progress-task-token-persists": "client",
             "progress-task-stop-at-terminal": "client",
-            "progress-stop-after-completion": "client",
-            "progress-client-token-type": "client",
-            "progress-client-token-unique": "client",
         },
     ),
 ]
