@@ -1,4 +1,4 @@
-"""Icons, server side: a server as a consumer of the icons of its client's ``clientInfo``.
+"""Icons: a server as a consumer of the icons of its client's ``clientInfo``; a client as the consumer of a server's.
 
 The icon rows bind whoever consumes icons. A server meets icons only in the ``clientInfo`` of its
 client (the ``initialize`` request; at 2026-07-28 the ``_meta`` clientInfo every request carries).
@@ -19,7 +19,10 @@ from typing import Any
 
 from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_INFO, initialize_params
 from conformance.harness.peer import Peer
+from conformance.harness.scripted_server import SERVER_INFO, ScriptedServer, default_results
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun
+from conformance.test_tools import RunClient, client_calls, script_tools, text_result
 
 CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo"
 SCRIPTED_SVG = (
@@ -119,3 +122,60 @@ def test_hostile_client_icon_metadata_leaves_the_server_serving(revision: str, t
 @for_req("icons-resource-exhaustion", "server", transports=BOTH_TRANSPORTS)
 def test_client_icons_built_to_exhaust_leave_the_server_serving(revision: str, transport: str, peer: Peer) -> None:
     assert_still_serving(peer, exhausting_icons(), "a PNG decompression bomb, a 3000-frame GIF and 500 more icons")
+
+
+# -- the client side: icons a server hands its client ---------------------------------------------------
+#
+# A client meets icons in what a server lists (here: the one tool of the scripted server's tools/list) and
+# in the server's own ``serverInfo`` (the initialize result; at 2026-07-28 the server/discover result's
+# ``_meta``). The SDK's client hands them to its application; a host may fetch and draw them. Each test
+# lists icons built to hurt a careless consumer, then sees whether the client goes on: it calls the tool
+# (the driver's ``call_each_tool``), or refuses the listing and tells its application so (a defence). A
+# client that chokes on them (a crash, a stall past the harness's bound) fails.
+#
+# What a client fetches, and how (https or data only, no other origin, no credentials, no unsafe scheme,
+# scripts in SVG never run), would show as requests to a URL of the harness; the rows about it stay gapped
+# (coverage/icons.py says why).
+
+ICONIC_TOOL = "iconic"
+SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
+
+
+def serving_icons(server: ScriptedServer, icons: list[dict[str, Any]]) -> None:
+    """The scripted server lists one tool bearing ``icons``, and bears them in its serverInfo."""
+    entry = {"name": ICONIC_TOOL, "inputSchema": {"type": "object"}, "icons": icons}
+    script_tools(server, [(entry, text_result(f"{ICONIC_TOOL} ran"))])
+    defaults = default_results(server.revision)
+    info = SERVER_INFO | {"icons": icons}
+    initialize = defaults["initialize"]({}) | {"serverInfo": info}
+    discover = defaults["server/discover"]({})
+    discover["_meta"] = {SERVER_INFO_META: info}
+    server.answers |= {"initialize": lambda _: initialize, "server/discover": lambda _: discover}
+
+
+def assert_goes_on(run: ClientRun, server: ScriptedServer, what: str) -> None:
+    """After the listing bearing the icons, the client called the tool, or refused the listing and said so."""
+    results = run.report("tool-results")
+    refused_listing = isinstance(results, dict) and "tools/list" in results
+    called = client_calls(server)
+    assert ICONIC_TOOL in called or refused_listing, (
+        f"after a listing whose icons were {what}, the client called {called} and told its application {results}"
+    )
+
+
+@for_req("icons-untrusted-input", "client")
+def test_hostile_icon_metadata_leaves_the_client_working(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    serving_icons(scripted_server, HOSTILE_ICONS)
+    run = run_client("call_each_tool")
+    run.judge(lambda: assert_goes_on(run, scripted_server, "unsafe schemes, lying types and scripted SVG"))
+
+
+@for_req("icons-resource-exhaustion", "client")
+def test_icons_built_to_exhaust_leave_the_client_working(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    serving_icons(scripted_server, exhausting_icons())
+    run = run_client("call_each_tool")
+    run.judge(lambda: assert_goes_on(run, scripted_server, "a PNG decompression bomb, a 3000-frame GIF and 500 more"))

@@ -120,7 +120,10 @@ GAPS: list[Gap] = [
     ),
     *gaps(
         "#12",
-        "catalogued, not yet tested",
+        "a fetch of a network $ref shows only as a request of the client to a URL the harness serves, and no fault "
+        "makes a client send one (faults.py has no kind for a request outside the MCP endpoint); the opt-in mode, "
+        "its host allowlist and its default are a setting the SDK's client does not have (no driver scenario can "
+        "turn it on). The SDK's client is seen fetching no $ref (tools-client-ref-resolution, SHOULD)",
         {
             "json-schema-no-network-ref": "client",
             "json-schema-remote-ref-opt-in": "client",
