@@ -32,7 +32,8 @@ from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer, precondition
 from conformance.harness.roles import Binding, optional_roles, require_role
-from conformance.harness.scripted_server import ScriptedServer, StreamScript
+from conformance.harness.scripted_server import GetStreamScript, ScriptedServer, StreamScript
+from conformance.harness.timing import Timeline
 from conformance.harness.trace import Trace
 from conformance.harness.wire import tool_call
 from conformance.matrix.covers import for_req
@@ -908,3 +909,87 @@ def test_the_elicitation_id_is_taken_as_it_is(
         assert not wrong, f"the application was told other ids than the server sent: {wrong} (sent {sent})"
 
     run.judge(check)
+
+
+# -- the client side, 2025-11-25: completion notifications of URL-mode elicitations ------------------------
+#
+# A completion notification belongs to no request: the scripted server sends it on the client's standalone GET
+# stream (a client that opens none cannot be told, and its cells read fixture-missing).
+
+UNKNOWN_ID = "mcp-matrix-never-asked"
+
+
+def completion(elicitation_id: str) -> dict:
+    return {"jsonrpc": "2.0", "method": COMPLETE, "params": {"elicitationId": elicitation_id}}
+
+
+def get_events_sent(server: ScriptedServer, count: int) -> Callable[[], bool]:
+    """A predicate: ``count`` events have gone out on the client's GET stream."""
+    return lambda: any(s.method == "GET" and len(s.event_ids) >= count for s in server.stream_log)
+
+
+@for_req("elicitation-complete-ignore-unknown", "client")
+def test_completions_of_unknown_or_completed_elicitations_are_ignored(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """During a tool call the server asks a URL question, which the user accepts; then, on the GET stream, the
+    server announces its completion, announces it again (already completed) and announces one it never asked
+    (unknown), and only then answers the call. The client ignores the last two as far as the wire shows: it
+    answers none of them, and carries on (the call's answer taken, its next request sent)."""
+    server = scripted_server
+    asked = ask_client(server, [url_question(revision)])
+    announced = [completion(PLAIN_ID), completion(PLAIN_ID), completion(UNKNOWN_ID)]
+    server.get_stream = GetStreamScript(events=announced, send_when=server.answered(asked[0]))
+    told = get_events_sent(server, len(announced))
+    server.streams["tools/call"].respond_when = lambda: server.answered(asked[0])() and told()
+    run = run_client("elicitation_accept")
+
+    def check() -> None:
+        took_an_elicitation(server, asked)
+        sent = [e.payload for e in Timeline(server).to_client(COMPLETE)]
+        if len(sent) < len(announced):
+            pytest.skip(f"fixture-missing: the client opened no GET stream to be told of completions ({sent})")
+        frames = [f for f in server.frames() if isinstance(f, dict)]
+        stray = [f for f in frames if "method" not in f and f.get("id") not in asked]
+        assert not stray, f"the client answered frames it was never asked (the completions?): {stray}"
+        call = next(i for i, f in enumerate(frames) if f.get("method") == "tools/call")
+        later = [f for f in frames[call + 1 :] if "method" in f and "id" in f]
+        assert later, "after the completions of an unknown and of a completed elicitation, the client sent nothing more"
+
+    run.judge(check)
+
+
+@for_req("elicitation-complete-may-await", "client")
+def test_a_client_may_await_the_completion_before_retrying(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """The first tools/call is refused until a URL-mode elicitation completes (-32042); the server then
+    announces its completion on the GET stream. The permission used: the client retries the call once the
+    completion is announced (not-exercised when it does not retry, or retries without waiting for it)."""
+    server = scripted_server
+    refusal = {
+        "code": -32042,
+        "message": "This request requires more information.",
+        "data": {"elicitations": [url_question(revision)]},
+    }
+    complete_call = server.answers["tools/call"]
+    calls = iter(range(1, 1000))
+    server.answers["tools/call"] = lambda frame: {"error": refusal} if next(calls) == 1 else complete_call(frame)
+
+    def refused() -> bool:
+        return any(r.status and any(f.get("method") == "tools/call" for f in r.frames) for r in server.received)
+
+    server.get_stream = GetStreamScript(events=[completion(PLAIN_ID)], send_when=refused)
+    run = run_client("url_elicitation_required")
+    run.require_completed()
+    timeline = Timeline(server)
+    announced = timeline.to_client(COMPLETE)
+    retries = timeline.requests("tools/call")[1:]
+    if not announced:
+        pytest.skip("fixture-missing: the client opened no GET stream to be told of the completion")
+    waited = [r for r in retries if r.ts >= announced[0].ts]
+    if not waited:
+        pytest.skip(
+            f"not-exercised: the client did not retry the call once the completion came ({len(retries)} retries)"
+        )
+    assert all(r.payload.get("params", {}).get("name") for r in waited), [r.payload for r in waited]

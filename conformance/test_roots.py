@@ -428,3 +428,23 @@ def test_a_failure_to_list_the_roots_is_an_internal_error(
         assert all(code == INTERNAL_ERROR for code in codes), f"the client failing to list its roots answered {answers}"
 
     run.judge(check)
+
+
+@for_req("roots-check-accessible-before-exposing", "client", transports=BOTH_TRANSPORTS, not_over=ONE_TRANSPORT)
+def test_a_root_that_cannot_be_reached_is_not_exposed(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The host is configured with a directory that exists and one that does not (``roots_unreachable``): the
+    client exposes no file:// root whose location does not exist (the client runs on this machine: the harness
+    reaches only loopback)."""
+    ask_for_roots(scripted_peer)
+    run = run_peer_client("roots_unreachable")
+
+    def check() -> None:
+        roots = listed_roots(roots_answers(scripted_peer))
+        uris = [str(r.get("uri")) for r in roots if isinstance(r, dict)]
+        file_uris = [u for u in uris if urllib.parse.urlsplit(u).scheme.lower() == "file"]
+        missing = [u for u in file_uris if not Path(urllib.parse.unquote(urllib.parse.urlsplit(u).path)).exists()]
+        assert not missing, f"roots exposed whose location does not exist: {missing} (all roots: {uris})"
+
+    run.judge(check)

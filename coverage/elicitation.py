@@ -331,6 +331,18 @@ COVERS += [
         f"{TESTS}::test_the_elicitation_id_is_taken_as_it_is",
         fault=misreport("elicitation-ids"),  # the application given another question's id
     ),
+    Cover(
+        "elicitation-complete-ignore-unknown",
+        "client",
+        f"{TESTS}::test_completions_of_unknown_or_completed_elicitations_are_ignored",
+        # a client that answers a completion it does not know with an error, before its next request
+        fault=inject_before(
+            "tools/list", {"jsonrpc": "2.0", "id": None, "error": {"code": -32602, "message": "Unknown elicitation"}}
+        ),
+    ),
+    Cover(
+        "elicitation-complete-may-await", "client", f"{TESTS}::test_a_client_may_await_the_completion_before_retrying"
+    ),
 ]
 
 GAPS: list[Gap] = [
@@ -420,8 +432,6 @@ GAPS: list[Gap] = [
         "#12",
         "catalogued, not yet tested",
         {
-            "elicitation-complete-ignore-unknown": "client",
-            "elicitation-complete-may-await": "client",
             "elicitation-url-no-prefetch": "client",
             "elicitation-url-consent-before-open": "client",
         },

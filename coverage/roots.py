@@ -65,6 +65,7 @@ CLIENT_META = {  # a 2026-07-28 request's _meta declaring no capability
 }
 WEB_ROOTS = [{"uri": "https://mcp-matrix.example/project", "name": "web"}]
 CLIMBING_ROOTS = [{"uri": "file:///tmp/mcp-matrix/project/../../../etc", "name": "climbing"}]
+UNREACHABLE_ROOTS = [{"uri": "file:///tmp/mcp-matrix/no-such-directory/gone", "name": "gone"}]
 COVERS += [
     Cover(
         "roots-capability-declare-initialize",
@@ -124,6 +125,20 @@ COVERS += [
         f"{TESTS}::test_a_failure_to_list_the_roots_is_an_internal_error",
         fault=set_field("roots/list", "error.code", 0),
     ),
+    Cover(
+        "roots-check-accessible-before-exposing",
+        "client",
+        f"{TESTS}::test_a_root_that_cannot_be_reached_is_not_exposed",
+        fault=set_field("roots/list", "result.roots", UNREACHABLE_ROOTS),
+        revisions=HANDSHAKE,
+    ),
+    Cover(
+        "roots-check-accessible-before-exposing",
+        "client",
+        f"{TESTS}::test_a_root_that_cannot_be_reached_is_not_exposed",
+        fault=set_field("tools/call", "params.inputResponses", {ROOTS_KEY: {"roots": UNREACHABLE_ROOTS}}),
+        revisions="2026-07-28",
+    ),
 ]
 
 GAPS: list[Gap] = [
@@ -156,13 +171,6 @@ GAPS: list[Gap] = [
         {
             "roots-access-controls": "client",
             "roots-expose-only-permitted": "client",
-        },
-    ),
-    *gaps(
-        "#12",
-        "catalogued, not yet tested",
-        {
-            "roots-check-accessible-before-exposing": "client",
         },
     ),
 ]
