@@ -80,10 +80,14 @@ class Pace:
     # With ``delay`` None: held only until the client cancels the request (its notifications/cancelled
     # naming it), then answered all the same: a response that arrives after the cancellation (bounded).
     answer_on_cancel: bool = False
+    # Not None: each request of ``ask`` is cancelled as soon as it is sent (a notifications/cancelled naming it,
+    # with this reason), its answer not awaited: a request of the server that the client is still working on.
+    cancel_asks: str | None = None
 
     def to_json(self) -> str:
         fields = {"delay": self.delay, "progress_every": self.progress_every, "ask": list(self.ask)}
-        return json.dumps(fields | {"ask_params": self.ask_params, "answer_on_cancel": self.answer_on_cancel})
+        fields |= {"ask_params": self.ask_params, "answer_on_cancel": self.answer_on_cancel}
+        return json.dumps(fields | {"cancel_asks": self.cancel_asks})
 
     @classmethod
     def from_json(cls, text: str) -> Pace:
@@ -94,6 +98,7 @@ class Pace:
             tuple(fields.get("ask", ())),
             ask_params=fields.get("ask_params") or {},
             answer_on_cancel=bool(fields.get("answer_on_cancel")),
+            cancel_asks=fields.get("cancel_asks"),
         )
 
 
@@ -102,6 +107,12 @@ def progress_token(request: dict) -> Any:
     params = request.get("params")
     meta = params.get("_meta") if isinstance(params, dict) else None
     return meta.get("progressToken") if isinstance(meta, dict) else None
+
+
+def cancellation(request_id: Any, reason: str) -> dict:
+    """The scripted server's notifications/cancelled of its own request ``request_id``."""
+    params = {"requestId": request_id, "reason": reason}
+    return {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params}
 
 
 def progress_notification(token: Any, progress: int) -> dict:
@@ -427,6 +438,7 @@ class ScriptedServer:
         self.session_id: str | None = None
         self.paces: dict[str, Pace] = {}  # methods answered slowly, with progress, or not at all (Pace)
         self.client_answers = ClientAnswers()
+        self._fault_counts: dict[str, int] = {}  # the fault's count of the frames it targets (one occurrence)
         # How the names of the headers we answer with are written (header names are case-insensitive).
         self.header_name: Callable[[str], str] = _as_written
         self._lock = threading.Lock()
@@ -558,7 +570,9 @@ class ScriptedServer:
         through = [
             piece
             for item in items
-            for piece in self.fault.mutate(json.dumps(item).encode(), self.client_answers.method_answered)
+            for piece in self.fault.mutate(
+                json.dumps(item).encode(), self.client_answers.method_answered, counts=self._fault_counts
+            )
         ]
         if isinstance(document, list):
             return b"[" + b",".join(piece.strip() for piece in through) + b"]"
@@ -690,6 +704,10 @@ class ScriptedServer:
 
         for method in pace.ask:
             asked = self.client_answers.request(method, pace.ask_params.get(method))
+            if pace.cancel_asks is not None:  # sent, then cancelled at once (Pace.cancel_asks)
+                if not event(asked) or not event(cancellation(asked["id"], pace.cancel_asks)):
+                    break
+                continue
             if not event(asked) or self.client_answers.wait(asked["id"]) is None:
                 break
         start = time.monotonic()
