@@ -53,6 +53,7 @@ from conformance.harness.scripted_server import (
     ClientAnswers,
     Pace,
     answer_problems,
+    cancellation,
     default_results,
     judge,
     listing_tools,
@@ -112,6 +113,7 @@ class ScriptedStdioServer:
         self.chatter: bool = options.stderr_chatter
         self.listen_stamp: int = options.listen
         self.listen_honour: set[str] | None = set(options.listen_honour) if options.listen_honour else None
+        self.cancel_listen: str | None = getattr(options, "cancel_listen", None)  # the reason, or None
         self.listens: list[Any] = []  # the ids of the subscriptions/listen requests acknowledged so far
         self.crash_after: str | None = options.crash_after
         self.stderr_flood: int = options.stderr_flood
@@ -196,6 +198,9 @@ class ScriptedStdioServer:
         )
         self.trace.lifecycle("server-to-client", "held", id=request["id"], method=request["method"])
         self.listens.append(request["id"])
+        if self.cancel_listen is not None:  # the subscription torn down at once, by a cancellation with a reason
+            self._write(cancellation(request["id"], self.cancel_listen))
+            return
         if len(self.listens) == self.listen_stamp:
             self._write({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": stamp}})
 
@@ -314,6 +319,9 @@ class ScriptedStdioServer:
         for method in pace.ask:
             asked = self.client_answers.request(method, pace.ask_params.get(method))
             self._write(asked)
+            if pace.cancel_asks is not None:  # sent, then cancelled at once (Pace.cancel_asks)
+                self._write(cancellation(asked["id"], pace.cancel_asks))
+                continue
             if self.client_answers.wait(asked["id"]) is None:
                 break
         start = time.monotonic()
@@ -354,11 +362,13 @@ class ScriptedStdioServer:
     def _answer(self, request: dict) -> None:
         """Answer from ``answers``; the tests' process checks the answer against the schema, since
         validating here would cost every scripted server the import of a validator."""
-        self.trace.lifecycle("server-to-client", "answer", id=request["id"], method=request["method"])
-        self._write(response_to(self.answers, request))
+        self._write(response_to(self.answers, request), answering=request)
 
-    def _write(self, frame: dict) -> None:
+    def _write(self, frame: dict, answering: dict | None = None) -> None:
+        """Record ``frame`` (with the ``answer`` event announcing it, for an answer from the script), then send it."""
         with self._recording:
+            if answering is not None:
+                self.trace.lifecycle("server-to-client", "answer", id=answering["id"], method=answering["method"])
             self.trace.message("server-to-client", frame)
         with contextlib.suppress(OSError, ValueError):  # the client stopped reading: nothing to do
             self.stdout.write(json.dumps(frame, separators=(",", ":")).encode() + b"\n")
@@ -463,6 +473,10 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         help="FLAG: acknowledge only these members of a listen filter (each that was asked for); default: all",
     )
     parser.add_argument("--crash-after", help="METHOD: exit abruptly (status 1) once the first METHOD is answered")
+    parser.add_argument(
+        "--cancel-listen",
+        help="REASON: with --listen, cancel each subscriptions/listen once acknowledged, with this reason",
+    )
     parser.add_argument("--stderr-flood", type=int, default=0, help="BYTES: write that much log text on stderr first")
     return parser.parse_args(argv)
 
@@ -528,14 +542,19 @@ class StdioRecord:
         return [e["data"] for e in self.lifecycle("line")]
 
     def answer_problems(self, revision: str) -> list[str]:
-        """Every way the answers the server made from its script break the revision's schema."""
-        methods = {json.dumps(e["id"]): e["method"] for e in self.lifecycle("answer")}
-        return [
-            problem
-            for sent in self.messages("server-to-client")
-            if isinstance(sent["payload"], dict) and json.dumps(sent["payload"].get("id")) in methods
-            for problem in answer_problems(revision, methods[json.dumps(sent["payload"]["id"])], sent["payload"])
-        ]
+        """Every way the answers the server made from its script break the revision's schema. Each
+        ``answer`` event is followed by the answer it announces (both are recorded together), which is
+        judged as the result of that event's method: ids alone would pair wrongly when a client reuses one."""
+        problems: list[str] = []
+        announced: str | None = None
+        for event in self.events:
+            if event["kind"] == "lifecycle" and event["event"] == "answer":
+                announced = event["method"]
+            elif event["kind"] == "message" and event["direction"] == "server-to-client" and announced is not None:
+                if isinstance(event["payload"], dict):
+                    problems += answer_problems(revision, announced, event["payload"])
+                announced = None
+        return problems
 
     def server_pids(self) -> list[int]:
         return [e["pid"] for e in self.lifecycle("start")]
@@ -586,6 +605,7 @@ class ScriptedStdio:
         self.paces: dict[str, Pace] = {}  # methods answered slowly, with progress, or not at all (Pace)
         self.listen = 0  # acknowledge subscriptions/listen; after the Nth, a notification stamped with its id
         self.listen_honour: list[str] = []  # the filter members acknowledged (those asked for); empty: all
+        self.cancel_listen: str | None = None  # with listen: each listen cancelled once acknowledged, with this reason
         self.crash_after: str | None = None  # the method after whose first answer the server dies
         self.stderr_flood = 0  # bytes of log text the server writes on stderr before anything else
         self.paths: list[Path] = []
@@ -636,6 +656,8 @@ class ScriptedStdio:
             argv += ["--listen", str(self.listen)]
         for flag in self.listen_honour:
             argv += ["--listen-honour", flag]
+        if self.cancel_listen is not None:
+            argv += ["--cancel-listen", self.cancel_listen]
         if self.crash_after:
             argv += ["--crash-after", self.crash_after]
         if self.stderr_flood:
