@@ -109,7 +109,7 @@ def run(repeat: int) -> None:
     for title, args in (
         ("the suite (pytest conformance)", ("conformance",)),
         ("every test (pytest tests conformance)", ("tests", "conformance")),
-        ("make falsify (pytest --falsify conformance)", ("--falsify", "conformance")),
+        ("make falsify (pytest --strict --falsify conformance)", ("--strict", "--falsify", "conformance")),
     ):
         elapsed, counts = _timed_pytest(*args)
         print(f"{f'{title}, {WORKERS} workers':48} {elapsed:8.1f} s  ({counts})")
