@@ -57,7 +57,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         groups[sentence.fingerprint].append(sentence)
     for fingerprint, same in groups.items():
         revisions = sorted({s.revision for s in same}, key=REVISIONS.index)
-        kind = " ".join(sorted(set(same[0].keywords))) or same[0].kind
+        keywords = same[0].keywords or same[0].inherited_keywords  # a list item's, from its lead-in
+        kind = " ".join(sorted(set(keywords))) or same[0].kind
         print(f"{fingerprint}  [{', '.join(revisions)}]  {kind}")
         for locator in sorted({str(s.locator) for s in same}):
             print(f"    {locator}")
