@@ -167,7 +167,7 @@ def test_a_malformed_sample_is_not_taken(revision: str, transport: str, peer: Pe
 # -- a sampling tool loop (2025-11-25 on): the server offers tools, the harness's "model" asks for them ----------
 
 TOOLS_CAPABILITY = {"sampling": {"tools": {}}}
-MAX_ROUNDS = 10  # sampling requests one tool call may make before its loop counts as unbounded
+MAX_ROUNDS = 10  # the sampling requests of one tool loop the harness answers: a bound on the test, not a verdict
 USE_META_KEY = "com.example.mcp-matrix/use"
 
 
@@ -342,13 +342,6 @@ def test_tool_results_passed_again_keep_their_meta(revision: str, transport: str
     if not repeated:
         pytest.skip("fixture-missing: no tool result was passed again in a later request")
     assert not changed, "\n".join(changed)
-
-
-@for_req("sampling-tool-loop-iteration-limit", "server", transports=BOTH_TRANSPORTS)
-def test_a_tool_loop_ends(revision: str, transport: str, peer: Peer) -> None:
-    """The harness's model asks for a tool in every turn: the server stops asking within MAX_ROUNDS requests."""
-    requests, _ = tool_loop(peer)
-    assert len(requests) < MAX_ROUNDS, f"the tool loop was still sampling after {len(requests)} requests"
 
 
 # == client side: the client answering sampling/createMessage ====================================================

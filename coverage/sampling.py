@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import drop_field, inject_frames_before, set_field
+from conformance.harness.faults import drop_field, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_sampling.py"
@@ -53,15 +53,6 @@ THIRD_WITHOUT_RESULT_META = [  # the loop's third request, its first result pass
     },
     {"role": "user", "content": [RESULT | {"toolUseId": "mcp-matrix-use-2"}]},
 ]
-PUSHED_SAMPLING = [  # ten sampling requests offering a tool, as an unbounded loop would send them
-    {
-        "jsonrpc": "2.0",
-        "id": f"mcp-matrix-loop-{n}",
-        "method": "sampling/createMessage",
-        "params": {"messages": [QUESTION], "maxTokens": 10, "tools": [WEATHER]},
-    }
-    for n in range(10)
-]
 
 
 def loop_covers(requirement: str, test: str, messages: list, occurrence: int = 2) -> list[Cover]:
@@ -109,20 +100,6 @@ COVERS: list[Cover] = [
         "test_tool_results_passed_again_keep_their_meta",
         THIRD_WITHOUT_RESULT_META,
         occurrence=3,
-    ),
-    Cover(
-        "sampling-tool-loop-iteration-limit",
-        "server",
-        f"{TESTS}::test_a_tool_loop_ends",
-        fault=inject_frames_before("tools/call", PUSHED_SAMPLING),
-        revisions="2025-11-25",
-    ),
-    Cover(
-        "sampling-tool-loop-iteration-limit",
-        "server",
-        f"{TESTS}::test_a_tool_loop_ends",
-        fault=set_field("tools/call", "result", asking(tools=[WEATHER])),  # every round asks again
-        revisions="2026-07-28",
     ),
     Cover(
         "sampling-tools-require-capability",
@@ -346,7 +323,7 @@ GAPS: list[Gap] = [
         "suite's",
         {
             "sampling-rate-limit": "client",
-            "sampling-tool-loop-iteration-limit": "client",
+            "sampling-tool-loop-iteration-limit": "both",
         },
     ),
     *gaps(
