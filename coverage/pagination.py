@@ -25,6 +25,9 @@ COVERS: list[Cover] = [
         "pagination-server-stable-cursors",
         "server",
         f"{TESTS}::test_a_cursor_gives_the_same_page_each_time",
+        # the fixture's templates come one a page: answers 1-3 walk the pages, 4 and 5 ask the first cursor
+        # twice, and the second of those comes back emptied
+        fault=set_field("resources/templates/list", "result.resourceTemplates", [], occurrence=5),
     ),
     Cover(
         "pagination-server-invalid-cursor-graceful",
