@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conformance.harness import schema
+from conformance.harness.frames import initialize_params
 from conformance.harness.launcher import CommandLauncher, WarmLauncher, process_running
 from conformance.harness.peer import HarnessError, ImplementationTimeout, ProtocolViolation
 from conformance.harness.stdio import START_ALLOWANCE_SECONDS, StdioPeer
@@ -191,3 +193,64 @@ def test_an_inject_frames_fault_sends_each_frame_on_its_own_line_before_its_targ
     assert all(line.endswith(b"\n") and line.count(b"\n") == 1 for line in lines)
     other = b'{"jsonrpc":"2.0","id":2,"method":"prompts/list"}\n'
     assert fault.mutate(other, lambda frame: None) == [other]
+
+
+# -- client faults sit on the wire: the scripted server reads, records and answers what they let through ------
+
+
+def test_a_line_a_client_fault_leaves_without_its_newline_runs_into_the_next(tmp_path: Path) -> None:
+    from conformance.harness.faults import strip_newline
+    from conformance.harness.scripted_stdio import ScriptedStdio
+
+    scripted = ScriptedStdio("2025-06-18", tmp_path / "record.jsonl", fault=strip_newline("tools/list"))
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params("2025-06-18")},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+    ]
+    stdin = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+    subprocess.run(scripted.command(), input=stdin, capture_output=True, timeout=30, check=False)
+    record = scripted.load()
+    assert [line.count('"method"') for line in record.lines()] == [1, 1, 2]  # tools/list and ping on one line
+    answered = [f.get("id") for f in (e["payload"] for e in record.messages("server-to-client"))]
+    assert answered == [1, None], "the server answers the joined line with a parse error, never tools/list"
+
+
+def test_a_client_message_a_fault_swallows_never_reaches_the_scripted_server(tmp_path: Path) -> None:
+    from conformance.harness.faults import silence
+    from conformance.harness.scripted_server import ScriptedServer
+
+    trace = Trace(tmp_path / "t.jsonl", "streamable-http")
+    server = ScriptedServer("2025-06-18", trace, fault=silence("tools/list"))
+    try:
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params("2025-06-18")}
+        with urllib.request.urlopen(urllib.request.Request(server.url, json.dumps(init).encode(), headers)) as answer:
+            headers["Mcp-Session-Id"] = answer.headers["Mcp-Session-Id"]
+        listing = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).encode()
+        with pytest.raises(TimeoutError):  # the POST waits, unanswered, as for a message lost on the way
+            urllib.request.urlopen(urllib.request.Request(server.url, listing, headers), timeout=0.3)
+        assert [f.get("method") for f in server.frames()] == ["initialize"]
+    finally:
+        server.close()
+        trace.close()
+
+
+def test_two_messages_a_fault_puts_in_one_post_travel_as_a_batch(tmp_path: Path) -> None:
+    from conformance.harness.faults import bundled_with
+    from conformance.harness.scripted_server import ScriptedServer
+
+    extra = {"jsonrpc": "2.0", "method": "notifications/mcp-matrix/extra"}
+    trace = Trace(tmp_path / "t.jsonl", "streamable-http")
+    server = ScriptedServer("2026-07-28", trace, fault=bundled_with("ping", extra))
+    try:
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}).encode()
+        with urllib.request.urlopen(urllib.request.Request(server.url, ping, headers), timeout=5) as answer:
+            assert json.loads(answer.read())["id"] == 1, "the client still gets its answer"
+        (post,) = server.received
+        assert post.batch and [f.get("method") for f in post.frames] == ["notifications/mcp-matrix/extra", "ping"]
+    finally:
+        server.close()
+        trace.close()
