@@ -446,3 +446,80 @@ def test_the_client_resolves_refs_as_the_base_protocol_says(
         assert refused(results, "external-ref"), f"a result under an unresolvable $ref ({url}) was accepted: {results}"
 
     run.judge(check)
+
+
+# -- the client side: a client aggregating the tools of several servers (2026-07-28) ------------------------
+#
+# The driver's ``aggregate_two_servers`` connects twice to the scripted server (two servers to the client,
+# each listing a tool ``search``), aggregates both as the client's aggregator does (the SDK's
+# ``ClientSessionGroup``, its naming as it comes), and calls every tool it then offers.
+
+SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
+SHARED_TOOL = "search"
+
+
+def two_servers(server: ScriptedServer, names: tuple[str, str]) -> None:
+    """The scripted server lists one tool, SHARED_TOOL, and names itself ``names[0]`` in its first
+    server/discover result and ``names[1]`` in every later one (each connection discovers once)."""
+    script_tools(server, [plain_tool(SHARED_TOOL)])
+    discover = server.answers["server/discover"]
+    answered: list[int] = []
+
+    def answer(frame: dict) -> dict:
+        name = names[min(len(answered), 1)]
+        answered.append(1)
+        result = discover(frame)
+        info = dict(result.get("_meta", {}).get(SERVER_INFO_META, {})) | {"name": name}
+        return result | {"_meta": {**result.get("_meta", {}), SERVER_INFO_META: info}}
+
+    server.answers["server/discover"] = answer
+
+
+def aggregated(run: ClientRun) -> dict:
+    report = run.report("aggregated")
+    precondition(isinstance(report, dict), f"the client reported no aggregation:\n{run.output[-1500:]}")
+    return report
+
+
+def assert_kept_apart(run: ClientRun, server: ScriptedServer, names: tuple[str, str], since: int = 0) -> None:
+    """Two names offered to the application for the two servers' SHARED_TOOL, and each server's tool
+    called by its own name (among the tool calls from the ``since``-th on)."""
+    report = aggregated(run)
+    offered = report.get("tools") or []
+    assert len(set(offered)) == 2, (
+        f"two servers (serverInfo names {list(names)}) each listed {SHARED_TOOL!r}; the application was offered "
+        f"{offered}" + (f" (the client refused: {report['refused']})" if "refused" in report else "")
+    )
+    called = client_calls(server)[since:]
+    assert called == [SHARED_TOOL, SHARED_TOOL], f"the servers' tools were called as {called}"
+
+
+@for_req("tools-aggregator-disambiguate-names", "client")
+def test_an_aggregating_client_keeps_equally_named_tools_apart(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """Two servers, named apart, each list ``search``: the aggregating client offers its application two
+    names (a prefix, or any scheme of its own) and calls each server's tool by the server's own name."""
+    names = ("mcp-matrix-alpha", "mcp-matrix-beta")
+    two_servers(scripted_server, names)
+    run = run_client("aggregate_two_servers")
+    run.judge(lambda: assert_kept_apart(run, scripted_server, names))
+
+
+@for_req("tools-aggregator-not-rely-on-server-name", "client")
+def test_an_aggregating_client_does_not_tell_servers_apart_by_their_name(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """First two servers named apart, then two with the same serverInfo name, each pair listing ``search``
+    twice: a client that keeps the first pair apart (it disambiguates) keeps the second apart too, by
+    something else than the name. A client that keeps not even the first pair apart disambiguates nothing:
+    the other row's to judge, not this one's."""
+    two_servers(scripted_server, ("mcp-matrix-alpha", "mcp-matrix-beta"))
+    named_apart = aggregated(run_client("aggregate_two_servers"))
+    if len(set(named_apart.get("tools") or [])) != 2:
+        pytest.skip(f"fixture-missing: the client does not keep even servers named apart apart: {named_apart}")
+    earlier = len(client_calls(scripted_server))
+    names = ("mcp-matrix-twin", "mcp-matrix-twin")
+    two_servers(scripted_server, names)
+    run = run_client("aggregate_two_servers")
+    run.judge(lambda: assert_kept_apart(run, scripted_server, names, since=earlier))

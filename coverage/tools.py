@@ -172,6 +172,19 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_the_client_resolves_refs_as_the_base_protocol_says",
         fault=misreport("tool-results"),
     ),
+    # a client aggregating two servers (the driver's aggregate_two_servers)
+    Cover(
+        "tools-aggregator-disambiguate-names",
+        "client",
+        f"{TESTS}::test_an_aggregating_client_keeps_equally_named_tools_apart",
+        fault=set_field("tools/call", "params.name", "mcp-matrix-alpha_search"),  # the prefixed name sent on
+    ),
+    Cover(
+        "tools-aggregator-not-rely-on-server-name",
+        "client",
+        f"{TESTS}::test_an_aggregating_client_does_not_tell_servers_apart_by_their_name",
+        fault=set_field("tools/call", "params.name", "mcp-matrix-twin_search"),
+    ),
 ]
 
 GAPS: list[Gap] = [
@@ -216,13 +229,5 @@ GAPS: list[Gap] = [
         "L-098",
         "a tool-call timeout with no length: any bound a test waited for would be the suite's",
         {"tools-client-call-timeouts": "client"},
-    ),
-    *gaps(
-        "#12",
-        "catalogued, not yet tested",
-        {
-            "tools-aggregator-disambiguate-names": "client",
-            "tools-aggregator-not-rely-on-server-name": "client",
-        },
     ),
 ]
