@@ -430,7 +430,9 @@ GAPS: list[Gap] = [
     ),
     *gaps(
         "#12",
-        "catalogued, not yet tested",
+        "a fetch of the elicitation URL would be seen by a loopback page the harness serves, but no fault kind makes a "
+        "client fetch a URL, so make falsify could not show the test failing: needs a harness fault that adds an HTTP "
+        "fetch of a given URL to the client's traffic",
         {
             "elicitation-url-no-prefetch": "client",
             "elicitation-url-consent-before-open": "client",
