@@ -179,3 +179,32 @@ def test_icons_built_to_exhaust_leave_the_client_working(
     serving_icons(scripted_server, exhausting_icons())
     run = run_client("call_each_tool")
     run.judge(lambda: assert_goes_on(run, scripted_server, "a PNG decompression bomb, a 3000-frame GIF and 500 more"))
+
+
+CALLBACK_PATH = "/mcp-matrix/callback/svg-script"
+
+
+def calling_back_svg(server: ScriptedServer) -> bytes:
+    """An SVG icon whose scripts, if they ever run, request CALLBACK_PATH of the scripted server."""
+    url = server.url.rsplit("/", 1)[0] + CALLBACK_PATH
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" onload="fetch(\'{url}?onload\')">'
+        f"<script>fetch('{url}?script')</script>"
+        '<rect width="16" height="16" fill="teal"/></svg>'
+    ).encode()
+
+
+@for_req("icons-svg-precautions-src", "client")
+def test_no_script_in_an_svg_icon_runs(revision: str, run_client: RunClient, scripted_server: ScriptedServer) -> None:
+    """The listing and serverInfo bear an SVG icon (a data: URI) whose scripts call back to the scripted
+    server: no call back arrives, during the run or by its end. A client that draws no icon passes too:
+    the row asks for precautions, and not drawing is one."""
+    svg = data_uri("image/svg+xml", calling_back_svg(scripted_server))
+    serving_icons(scripted_server, [{"src": svg, "mimeType": "image/svg+xml", "sizes": ["any"]}])
+    run = run_client("call_each_tool")
+
+    def check() -> None:
+        called_back = [r.path for r in scripted_server.received if r.path.startswith(CALLBACK_PATH)]
+        assert not called_back, f"the script of an SVG icon ran: it requested {called_back}"
+
+    run.judge(check)

@@ -53,6 +53,8 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_icons_built_to_exhaust_leave_the_client_working",
         fault=silence("tools/call"),
     ),
+    # no fault: none can make a client request the callback URL (see the #12 gap below); the row is a SHOULD
+    Cover("icons-svg-precautions-src", "client", f"{TESTS}::test_no_script_in_an_svg_icon_runs"),
 ]
 
 GAPS: list[Gap] = [
@@ -102,7 +104,6 @@ GAPS: list[Gap] = [
             "icons-verify-content-type": "client",
             "icons-image-type-allowlist": "client",
             "icons-trusted-origin-src": "client",
-            "icons-svg-precautions-src": "client",
         },
     ),
 ]
