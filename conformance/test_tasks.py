@@ -36,7 +36,7 @@ from conformance.harness import schema
 from conformance.harness.exchanges import CLIENT_RESULTS
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
-from conformance.harness.peer import ImplementationTimeout, Peer, precondition
+from conformance.harness.peer import HarnessError, ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import Binding, bound, optional_roles, require_role
 from conformance.harness.surface import listed, server_capabilities
 from conformance.harness.trace import Trace
@@ -1081,3 +1081,380 @@ def test_the_server_fetches_the_result_of_a_task_that_needs_input(revision: str,
         f"after tasks/get reported input_required, the server polled on instead of calling tasks/result: "
         f"{[(round(at, 2), f.get('method')) for at, f in record['requests']]}"
     )
+
+
+# -- the client as requestor (2025-11-25): task-augmented tool calls, polling, tasks/result, tasks/list -----
+#
+# The scripted server (Streamable HTTP) plays a receiver of task-augmented tools/call (ScriptedTasks): it lists
+# a tool of each execution.taskSupport, answers an augmented call with a CreateTaskResult, keeps the task
+# working for WORKING_POLLS tasks/get (each suggesting CLIENT_POLL_MS), then completes it (or moves it to
+# input_required), and answers tasks/result, tasks/list and tasks/cancel. It sends no status notifications.
+# The client driver's scenarios ``task_tool_calls`` and ``task_list`` (conformance/fixtures/client.py says what
+# they do) use the client's task support as an application would; a client without one reads fixture-missing.
+
+CLIENT_POLL_MS = 150  # the pollInterval the scripted receiver suggests
+WORKING_POLLS = 2  # tasks/get answered "working" before the task moves on
+GRANTED_TTL_MS = 60_000
+REQUESTOR_TOOLS = {
+    "required-task": "required",
+    "optional-task": "optional",
+    "forbidden-task": "forbidden",
+    "plain": None,
+}
+TASKS_CAPABILITY = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+# Cursors of the task list as a server may mint them: opaque text a client must hand back as it came.
+TASK_CURSORS = ("mcp-matrix/tasks?after=1 +/=", 'mcp-matrix/tasks?after=2 "☕"')
+
+
+def requestor_tools() -> list[dict]:
+    tools = []
+    for name, support in REQUESTOR_TOOLS.items():
+        tool = {
+            "name": name,
+            "description": f"A tool ({support or 'no'} task support).",
+            "inputSchema": {"type": "object"},
+        }
+        tools.append(tool | ({"execution": {"taskSupport": support}} if support else {}))
+    return tools
+
+
+def iso_now() -> str:
+    return datetime.now().astimezone().isoformat(timespec="milliseconds")
+
+
+class ScriptedTasks:
+    """The scripted server as a receiver of task-augmented tools/call (see above); ``tasks`` holds each task
+    it created, by id, with the tool it runs and the statuses it answered."""
+
+    def __init__(self, server: Any, capability: bool = True, input_required: bool = False, seeded: int = 0) -> None:
+        self.server, self.input_required = server, input_required
+        self.tasks: dict[str, dict] = {}
+        self._numbers = itertools.count(1)
+        initialize = server.answers["initialize"]
+        capabilities = {"tools": {}} | ({"tasks": TASKS_CAPABILITY} if capability else {})
+        server.answers["initialize"] = lambda frame: initialize(frame) | {"capabilities": capabilities}
+        server.answers["tools/list"] = lambda frame: {"tools": requestor_tools()}
+        server.answers["tools/call"] = self.call
+        server.answers["tasks/get"] = self.get
+        server.answers["tasks/result"] = self.result
+        server.answers["tasks/cancel"] = self.cancel
+        server.answers["tasks/list"] = self.listing
+        for _ in range(seeded):
+            self.create("plain", None, "completed")
+
+    def create(self, tool: str, ttl: Any, status: str = "working") -> str:
+        task_id = f"mcp-matrix-task-{next(self._numbers)}"
+        now = iso_now()
+        self.tasks[task_id] = {"tool": tool, "polls": 0, "status": status, "created": now, "updated": now}
+        self.tasks[task_id]["answered"] = [status]
+        self.tasks[task_id]["ttl"] = ttl if isinstance(ttl, int) and ttl > 0 else GRANTED_TTL_MS
+        return task_id
+
+    def view(self, task_id: str) -> dict:
+        task = self.tasks[task_id]
+        return {
+            "taskId": task_id,
+            "status": task["status"],
+            "createdAt": task["created"],
+            "lastUpdatedAt": task["updated"],
+            "ttl": task["ttl"],
+            "pollInterval": CLIENT_POLL_MS,
+        }
+
+    def outcome(self, task_id: str) -> dict:
+        tool = self.tasks[task_id]["tool"]
+        return {"content": [{"type": "text", "text": f"result of {tool}"}], "isError": False}
+
+    def call(self, frame: dict) -> dict:
+        params = frame.get("params") or {}
+        name = params.get("name")
+        if "task" not in params:
+            return {"content": [{"type": "text", "text": f"result of {name}"}], "isError": False}
+        task = params["task"] if isinstance(params["task"], dict) else {}
+        return {"task": self.view(self.create(name, task.get("ttl")))}
+
+    def _task(self, frame: dict) -> str | None:
+        task_id = (frame.get("params") or {}).get("taskId")
+        return task_id if task_id in self.tasks else None
+
+    def _unknown(self, frame: dict) -> dict:
+        return {"error": {"code": -32602, "message": f"Unknown task: {(frame.get('params') or {}).get('taskId')!r}"}}
+
+    def _move(self, task_id: str, status: str) -> None:
+        task = self.tasks[task_id]
+        task["status"], task["updated"] = status, iso_now()
+
+    def get(self, frame: dict) -> dict:
+        task_id = self._task(frame)
+        if task_id is None:
+            return self._unknown(frame)
+        task = self.tasks[task_id]
+        task["polls"] += 1
+        if task["status"] == "working" and task["polls"] > WORKING_POLLS:
+            self._move(task_id, "input_required" if self.input_required else "completed")
+        task["answered"].append(task["status"])
+        return self.view(task_id)
+
+    def result(self, frame: dict) -> dict:
+        task_id = self._task(frame)
+        if task_id is None:
+            return self._unknown(frame)
+        if self.tasks[task_id]["status"] not in TERMINAL:  # the input arrived (none was asked): it finishes now
+            self._move(task_id, "completed")
+        return self.outcome(task_id) | {"_meta": {RELATED_TASK: {"taskId": task_id}}}
+
+    def cancel(self, frame: dict) -> dict:
+        task_id = self._task(frame)
+        if task_id is None:
+            return self._unknown(frame)
+        if self.tasks[task_id]["status"] in TERMINAL:
+            return {"error": {"code": -32602, "message": f"Task {task_id} has already ended"}}
+        self._move(task_id, "cancelled")
+        return self.view(task_id)
+
+    def listing(self, frame: dict) -> dict:
+        """One task a page, the pages after the first behind TASK_CURSORS."""
+        ids = list(self.tasks)
+        cursor = (frame.get("params") or {}).get("cursor")
+        if cursor is None:
+            index = 0
+        elif cursor in TASK_CURSORS:
+            index = TASK_CURSORS.index(cursor) + 1
+        else:
+            return {"error": {"code": -32602, "message": f"Invalid cursor: {cursor!r}"}}
+        page: dict[str, Any] = {"tasks": [self.view(i) for i in ids[index : index + 1]]}
+        if index + 1 < len(ids) and index < len(TASK_CURSORS):
+            page["nextCursor"] = TASK_CURSORS[index]
+        return page
+
+
+def client_requests(server: Any, method: str | None = None) -> list[dict]:
+    return [f for f in server.requests() if method is None or f.get("method") == method]
+
+
+def calls_of(server: Any, tool: str) -> list[dict]:
+    return [f for f in client_requests(server, "tools/call") if (f.get("params") or {}).get("name") == tool]
+
+
+def augmented(frame: dict) -> bool:
+    return "task" in (frame.get("params") or {})
+
+
+def called(server: Any, tool: str) -> list[dict]:
+    calls = calls_of(server, tool)
+    if not calls:
+        raise HarnessError(f"the client never called {tool}: it sent {[f.get('method') for f in server.requests()]}")
+    return calls
+
+
+def check_required_augmented(server: Any) -> None:
+    bare = [f for f in called(server, "required-task") if not isinstance((f.get("params") or {}).get("task"), dict)]
+    assert not bare, f"a tool whose taskSupport is required was called without a task param: {bare}"
+
+
+@for_req("tasks-tools-required-augmented", "client")
+def test_a_task_required_tool_is_called_as_a_task(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """The server declares tasks for tools/call and lists a tool whose taskSupport is required: every call of
+    it carries the task param."""
+    ScriptedTasks(scripted_server)
+    run_client("task_tool_calls").judge(lambda: check_required_augmented(scripted_server))
+
+
+def check_forbidden_plain(server: Any, tools: tuple[str, ...]) -> None:
+    calls = [f for tool in tools for f in calls_of(server, tool)]
+    if not calls:
+        raise HarnessError(f"the client called none of {tools}")
+    wrong = [f for f in calls if augmented(f)]
+    assert not wrong, f"a tool that takes no task (taskSupport forbidden or absent) was called as one: {wrong}"
+
+
+@for_req("tasks-tools-forbidden-not-augmented", "client")
+def test_a_task_forbidden_tool_is_not_called_as_a_task(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """The server declares tasks for tools/call; its tools with taskSupport forbidden, or none, are called
+    without the task param."""
+    ScriptedTasks(scripted_server)
+    run_client("task_tool_calls").judge(lambda: check_forbidden_plain(scripted_server, ("forbidden-task", "plain")))
+
+
+def check_nothing_augmented(server: Any) -> None:
+    if not client_requests(server, "tools/call"):
+        raise HarnessError(f"the client called no tool: {[f.get('method') for f in server.requests()]}")
+    wrong = [f for f in client_requests(server) if augmented(f)]
+    assert not wrong, f"a server that declared no tasks got task-augmented requests: {wrong}"
+
+
+@for_req("tasks-tools-no-augment-without-capability", "client")
+def test_no_task_goes_to_a_server_without_task_support(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """The server declares no tasks capability, yet lists tools whose taskSupport is required and optional:
+    no call carries the task param."""
+    ScriptedTasks(scripted_server, capability=False)
+    run_client("task_tool_calls").judge(lambda: check_nothing_augmented(scripted_server))
+
+
+@for_req("tasks-tools-optional-either", "client")
+def test_a_task_optional_tool_may_be_called_as_a_task(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """A tool whose taskSupport is optional may be called with or without a task: the option judged is the
+    task (a client that calls it plainly does not take it: not-exercised)."""
+    ScriptedTasks(scripted_server)
+    run_client("task_tool_calls")
+    calls = called(scripted_server, "optional-task")
+    assert any(augmented(f) for f in calls), "the optional task tool was called without a task param"
+
+
+def check_only_declared_types(server: Any) -> None:
+    if not client_requests(server, "tools/call"):
+        raise HarnessError(f"the client called no tool: {[f.get('method') for f in server.requests()]}")
+    wrong = [f for f in client_requests(server) if augmented(f) and f.get("method") != "tools/call"]
+    assert not wrong, f"request types the server did not declare for tasks carry a task param: {wrong}"
+
+
+@for_req("tasks-augment-only-declared-types", "client")
+def test_only_declared_request_types_are_augmented(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """The server declares tasks for tools/call only: no request of another type carries the task param."""
+    ScriptedTasks(scripted_server)
+    run_client("task_tool_calls").judge(lambda: check_only_declared_types(scripted_server))
+
+
+@for_req("tasks-request-ttl", "client")
+def test_a_requestor_may_ask_for_a_task_lifetime(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """A task-augmented call may carry a ttl (milliseconds) in its task param (not-exercised without one)."""
+    ScriptedTasks(scripted_server)
+    run_client("task_tool_calls")
+    tasks = [f["params"]["task"] for f in client_requests(scripted_server, "tools/call") if augmented(f)]
+    if not tasks:
+        pytest.skip("fixture-missing: the client sent no task-augmented call")
+    assert any(isinstance(t, dict) and isinstance(t.get("ttl"), int) for t in tasks), (
+        f"no task param asks a ttl: {tasks}"
+    )
+
+
+def polls_by_task(server: Any) -> dict[str, list[float]]:
+    """When each tasks/get reached the server, by the task it names."""
+    polls: dict[str, list[float]] = {}
+    for received in server.received:
+        for frame in received.frames:
+            if isinstance(frame, dict) and frame.get("method") == "tasks/get":
+                polls.setdefault(str((frame.get("params") or {}).get("taskId")), []).append(received.at)
+    return polls
+
+
+def check_paced(server: Any) -> None:
+    polls = {task: times for task, times in polls_by_task(server).items() if len(times) >= 2}
+    if not polls:
+        raise HarnessError(f"the client never polled a task twice: {polls_by_task(server)}")
+    floor = CLIENT_POLL_MS / 1000 * 0.9
+    for task, times in polls.items():
+        gaps_ = [round(later - earlier, 3) for earlier, later in itertools.pairwise(times)]
+        assert min(gaps_) >= floor, f"task {task} was polled {gaps_} s apart; its pollInterval is {CLIENT_POLL_MS} ms"
+
+
+@for_req("tasks-honour-poll-interval", "client")
+def test_polling_keeps_to_the_poll_interval(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """Each tasks/get answer suggests a pollInterval of 150 ms: successive polls of a task come no closer than
+    that (the first poll, right after creation, is not judged)."""
+    ScriptedTasks(scripted_server)
+    run_client("task_tool_calls").judge(lambda: check_paced(scripted_server))
+
+
+def check_polled_to_the_end(tasks: ScriptedTasks, server: Any) -> None:
+    if not tasks.tasks:
+        raise HarnessError(f"the client made no task: {[f.get('method') for f in server.requests()]}")
+    fetched = {(f.get("params") or {}).get("taskId") for f in client_requests(server, "tasks/result")}
+    for task_id, task in tasks.tasks.items():
+        ended = [s for s in task["answered"][1:] if s in (*TERMINAL, "input_required")]
+        assert ended or task_id in fetched, (
+            f"the client stopped polling task {task_id} while it was {task['status']} (answers {task['answered']}), "
+            "and never asked for its result"
+        )
+
+
+@for_req("tasks-poll-until-terminal", "client")
+def test_a_task_is_polled_until_it_ends(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """Each task stays working for two polls, then completes; no status notification comes: the client polls
+    each until a tasks/get shows it completed (or waits on its tasks/result, which blocks until it ends)."""
+    tasks = ScriptedTasks(scripted_server)
+    run_client("task_tool_calls").judge(lambda: check_polled_to_the_end(tasks, scripted_server))
+
+
+def check_no_related_task(server: Any) -> None:
+    task_requests = [f for f in client_requests(server) if str(f.get("method", "")).startswith("tasks/")]
+    if not task_requests:
+        raise HarnessError(f"the client sent no tasks/* request: {[f.get('method') for f in server.requests()]}")
+    tagged = [f for f in task_requests if RELATED_TASK in ((f.get("params") or {}).get("_meta") or {})]
+    assert not tagged, f"tasks/* requests carry {RELATED_TASK} in _meta: {tagged}"
+
+
+@for_req("tasks-requestor-omit-related-task", "client")
+def test_task_requests_carry_no_related_task(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """The client's tasks/get and tasks/result (and any tasks/list, tasks/cancel) name their task by taskId
+    only: no io.modelcontextprotocol/related-task in their _meta."""
+    ScriptedTasks(scripted_server)
+    run_client("task_tool_calls").judge(lambda: check_no_related_task(scripted_server))
+
+
+def check_results_reached(tasks: ScriptedTasks, run: Any) -> None:
+    results = run.report("results")
+    made = sorted({task["tool"] for task in tasks.tasks.values()})
+    if not made:
+        raise HarnessError(f"the client made no task:\n{run.output[-1500:]}")
+    wrong = {tool: (results or {}).get(tool) for tool in made if (results or {}).get(tool) != [f"result of {tool}"]}
+    assert not wrong, f"without status notifications, the application never got these tasks' results: {wrong}"
+
+
+@for_req("tasks-no-reliance-on-status-notification", "client")
+def test_a_task_result_arrives_without_status_notifications(
+    revision: str, run_client: Any, scripted_server: Any
+) -> None:
+    """The receiver sends no notifications/tasks/status at all: the application still gets each task's result."""
+    tasks = ScriptedTasks(scripted_server)
+    run = run_client("task_tool_calls")
+    run.judge(lambda: check_results_reached(tasks, run))
+
+
+def check_result_on_input_required(tasks: ScriptedTasks, server: Any) -> None:
+    asked = [task_id for task_id, task in tasks.tasks.items() if "input_required" in task["answered"]]
+    if not asked:
+        raise HarnessError(f"no task was seen in input_required: {tasks.tasks}")
+    for task_id in asked:
+        about = [
+            f.get("method")
+            for f in client_requests(server)
+            if str(f.get("method", "")).startswith("tasks/") and (f.get("params") or {}).get("taskId") == task_id
+        ]
+        statuses = iter(tasks.tasks[task_id]["answered"][1:])  # what each tasks/get of it was answered, in order
+        for number, method in enumerate(about):
+            if method == "tasks/get" and next(statuses, None) == "input_required":
+                following = about[number + 1 : number + 2]
+                assert following == ["tasks/result"], (
+                    f"after task {task_id} showed input_required the client sent {following or 'nothing'} about it, "
+                    "not tasks/result"
+                )
+                break
+
+
+@for_req("tasks-requestor-result-on-input-required", "client")
+def test_input_required_is_met_with_tasks_result(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """Each task moves to input_required at its third poll: the client's next request about it is tasks/result
+    (where the receiver's questions come), not another poll."""
+    tasks = ScriptedTasks(scripted_server, input_required=True)
+    run_client("task_tool_calls").judge(lambda: check_result_on_input_required(tasks, scripted_server))
+
+
+def check_cursors_verbatim(server: Any) -> None:
+    lists = client_requests(server, "tasks/list")
+    if not lists:
+        raise HarnessError(f"the client never listed the tasks: {[f.get('method') for f in server.requests()]}")
+    sent = [(f.get("params") or {}).get("cursor") for f in lists]
+    changed = [cursor for cursor in sent if cursor is not None and cursor not in TASK_CURSORS]
+    assert not changed, f"the client sent cursors it was never given: {changed} (it was given {TASK_CURSORS})"
+    if len(lists) < 2:
+        raise HarnessError(f"the client did not page through the task list: {lists}")
+    assert sent[1:] == list(TASK_CURSORS[: len(sent) - 1]), f"the client sent the cursors {sent[1:]} in that order"
+
+
+@for_req("tasks-list-cursor-opaque", "client")
+def test_task_list_cursors_go_back_as_they_came(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """Three tasks, one a page, the later pages behind cursors with spaces, quotes, slashes and non-ASCII
+    text: the client asks for each page with the cursor it was given, unchanged."""
+    ScriptedTasks(scripted_server, seeded=3)
+    run_client("task_list").judge(lambda: check_cursors_verbatim(scripted_server))

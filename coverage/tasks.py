@@ -7,7 +7,7 @@ The pinned SDK serves no tasks, so the default profile (targets/sdk-python.yaml)
 tests need a task to #11; they run on every target that declares task-augmented tools/call.
 """
 
-from conformance.harness.faults import drop_field, http_header, set_field
+from conformance.harness.faults import answer_twice, drop_field, http_header, set_field, silence
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_tasks.py"
@@ -296,6 +296,86 @@ COVERS: list[Cover] = [
     ),
 ]
 
+
+# The client as requestor (2025-11-25, over Streamable HTTP): what it sends the scripted receiver of its tasks.
+COVERS += [
+    Cover(
+        "tasks-tools-required-augmented",
+        "client",
+        f"{TESTS}::test_a_task_required_tool_is_called_as_a_task",
+        fault=drop_field("tools/call", "params.task"),
+    ),
+    Cover(
+        "tasks-tools-forbidden-not-augmented",
+        "client",
+        f"{TESTS}::test_a_task_forbidden_tool_is_not_called_as_a_task",
+        fault=set_field("tools/call", "params.task", {"ttl": 60000}),
+    ),
+    Cover(
+        "tasks-tools-no-augment-without-capability",
+        "client",
+        f"{TESTS}::test_no_task_goes_to_a_server_without_task_support",
+        fault=set_field("tools/call", "params.task", {"ttl": 60000}),
+    ),
+    Cover(
+        "tasks-tools-optional-either",
+        "client",
+        f"{TESTS}::test_a_task_optional_tool_may_be_called_as_a_task",
+    ),
+    Cover(
+        "tasks-augment-only-declared-types",
+        "client",
+        f"{TESTS}::test_only_declared_request_types_are_augmented",
+        # every tools/list made a task too
+        fault=set_field("tools/list", "params.task", {}),
+    ),
+    Cover(
+        "tasks-request-ttl",
+        "client",
+        f"{TESTS}::test_a_requestor_may_ask_for_a_task_lifetime",
+    ),
+    Cover(
+        "tasks-honour-poll-interval",
+        "client",
+        f"{TESTS}::test_polling_keeps_to_the_poll_interval",
+        # each poll sent twice at once
+        fault=answer_twice("tasks/get"),
+    ),
+    Cover(
+        "tasks-poll-until-terminal",
+        "client",
+        f"{TESTS}::test_a_task_is_polled_until_it_ends",
+        # no poll reaches the receiver
+        fault=silence("tasks/get"),
+    ),
+    Cover(
+        "tasks-requestor-omit-related-task",
+        "client",
+        f"{TESTS}::test_task_requests_carry_no_related_task",
+        fault=set_field("tasks/get", "params._meta", {RELATED_TASK: {"taskId": "mcp-matrix-task-1"}}),
+    ),
+    Cover(
+        "tasks-no-reliance-on-status-notification",
+        "client",
+        f"{TESTS}::test_a_task_result_arrives_without_status_notifications",
+        # the result never fetched: as a client waiting for a status notification
+        fault=silence("tasks/result"),
+    ),
+    Cover(
+        "tasks-requestor-result-on-input-required",
+        "client",
+        f"{TESTS}::test_input_required_is_met_with_tasks_result",
+        # no tasks/result reaches the receiver
+        fault=silence("tasks/result"),
+    ),
+    Cover(
+        "tasks-list-cursor-opaque",
+        "client",
+        f"{TESTS}::test_task_list_cursors_go_back_as_they_came",
+        fault=set_field("tasks/list", "params.cursor", "mcp-matrix-forged"),
+    ),
+]
+
 GAPS: list[Gap] = [
     Gap(
         "tasks-poll-alongside-result",
@@ -384,19 +464,10 @@ GAPS: list[Gap] = [
         "catalogued, not yet tested",
         {
             "tasks-declare-capability": "client",
-            "tasks-augment-only-declared-types": "client",
-            "tasks-tools-no-augment-without-capability": "client",
-            "tasks-tools-forbidden-not-augmented": "client",
-            "tasks-tools-optional-either": "client",
-            "tasks-tools-required-augmented": "client",
-            "tasks-request-ttl": "client",
             "tasks-client-may-drop-sse": "client",
             "tasks-streamable-http-rules-still-apply": "client",
-            "tasks-honour-poll-interval": "client",
-            "tasks-poll-until-terminal": "client",
             "tasks-poll-alongside-result": "client",
             "tasks-status-notification-optional": "client",
-            "tasks-no-reliance-on-status-notification": "client",
             "tasks-ignore-undeclared-augmentation": "client",
             "tasks-may-require-augmentation": "client",
             "tasks-id-string": "client",
@@ -407,7 +478,6 @@ GAPS: list[Gap] = [
             "tasks-terminal-is-final": "client",
             "tasks-client-any-sse-stream": "client",
             "tasks-input-required-when-needed": "client",
-            "tasks-requestor-result-on-input-required": "client",
             "tasks-leave-input-required": "client",
             "tasks-created-at": "client",
             "tasks-last-updated-at": "client",
@@ -421,13 +491,11 @@ GAPS: list[Gap] = [
             "tasks-result-blocks-until-terminal": "client",
             "tasks-related-task-meta": "client",
             "tasks-task-id-param-authoritative": "client",
-            "tasks-requestor-omit-related-task": "client",
             "tasks-receiver-ignore-related-task": "client",
             "tasks-receiver-omit-related-task": "client",
             "tasks-status-notification-no-related-task": "client",
             "tasks-list-paginate": "client",
             "tasks-list-next-cursor": "client",
-            "tasks-list-cursor-opaque": "client",
             "tasks-list-covers-gettable": "client",
             "tasks-cancel-terminal-rejected": "client",
             "tasks-cancel-stop-execution": "client",

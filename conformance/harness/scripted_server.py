@@ -663,6 +663,8 @@ class ScriptedServer:
         if method in self.raw:
             return raw_response(request, self.raw[method]), 200
         response, problems = respond(self.revision, self.answers, request)
+        if _creates_task(request, response):  # a task-augmented request answered with its task (2025-11-25)
+            problems = schema.violations(self.revision, "CreateTaskResult", response["result"])
         self.harness_errors += problems
         if method in self.expire_after:
             self._end_session()
@@ -903,6 +905,13 @@ class ScriptedServer:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=2)
+
+
+def _creates_task(request: dict, response: dict) -> bool:
+    """A response that answers a task-augmented request (its params carry ``task``) with the task it created
+    (a result holding ``task``): judged as the CreateTaskResult it is, not as the method's own result."""
+    params, result = request.get("params"), response.get("result")
+    return isinstance(params, dict) and "task" in params and isinstance(result, dict) and "task" in result
 
 
 def _as_defined(revision: str, definition: str, frame: dict) -> dict:
