@@ -621,3 +621,73 @@ def test_the_client_never_cancels_its_initialize_request(
         assert not cancelled, f"the client cancelled its initialize request: {cancelled}"
 
     run.judge(check)
+
+
+# -- a request of the server that the client is working on, cancelled -----------------------------------------
+
+SAMPLING_PARAMS = {"messages": [{"role": "user", "content": {"type": "text", "text": "Hello"}}], "maxTokens": 16}
+
+
+def cancelled_sampling(run_client: RunClient, server: ScriptedPeer, reason: str) -> ClientRun:
+    """Before 2026-07-28: during the client's tool call the scripted server asks for sampling and cancels that
+    request at once (with ``reason``), while the host is still at work on it (``cancelled_sampling``)."""
+    ask = Pace(
+        delay=0.0,
+        ask=("sampling/createMessage",),
+        ask_params={"sampling/createMessage": SAMPLING_PARAMS},
+        cancel_asks=reason,
+    )
+    script(server, paces={"tools/call": ask})
+    return run_client("cancelled_sampling")
+
+
+def sampling_requests(server: ScriptedPeer) -> list[dict]:
+    timeline = Timeline(server)
+    return [e.payload for e in timeline.to_client("sampling/createMessage") if "id" in e.payload]
+
+
+@for_req("cancellation-receiver-no-response", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_does_not_answer_a_request_the_server_cancelled(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    run = cancelled_sampling(run_peer_client, scripted_peer, REASON)
+
+    def check() -> None:
+        asked = sampling_requests(scripted_peer)
+        precondition(bool(asked), "the scripted server sent no sampling request")
+        named = {json.dumps(request["id"]) for request in asked}
+        answers = [
+            f
+            for f in scripted_peer.frames()
+            if isinstance(f, dict) and "method" not in f and json.dumps(f.get("id")) in named
+        ]
+        assert not answers, f"the client answered the request the server had cancelled: {answers}"
+
+    run.judge(check)
+
+
+def assert_reason_logged(run: ClientRun, reason: str) -> None:
+    assert reason in run.output, f"the reason {reason!r} is nowhere in the client's output:\n{run.output[-2000:]}"
+
+
+@for_req("cancellation-log-reasons", "client", transports=BOTH_TRANSPORTS, not_over=NOTIFIED)
+def test_the_client_logs_the_reason_of_a_cancellation(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The server cancels, with a reason, its sampling request (before 2026-07-28) or the client's
+    subscriptions/listen (2026-07-28, over stdio, where a server's cancellation tears a subscription down);
+    the host logs everything the client logs (at debug level, on stderr): the reason is among it."""
+    reason = f"mcp-matrix reason {uuid.uuid4().hex}"
+    if revision != MODERN:
+        run = cancelled_sampling(run_peer_client, scripted_peer, reason)
+    else:
+        assert isinstance(scripted_peer, ScriptedStdio)
+        scripted_peer.listen, scripted_peer.cancel_listen = 1, reason
+        run = run_peer_client("cancelled_subscription")
+
+    def check() -> None:
+        sent = Timeline(scripted_peer).to_client("notifications/cancelled")
+        precondition(bool(sent), f"the scripted server had nothing of the client's to cancel: {run.output[-500:]}")
+        assert_reason_logged(run, reason)
+
+    run.judge(check)

@@ -29,6 +29,12 @@ CANCELLED_TASK_REQUEST = {"jsonrpc": "2.0", "method": "notifications/cancelled",
 # a cancellation of the initialize request (the SDK's client numbers it 1); what the application is told of the
 # abandoned call and of the next request, each given the other's (a client that hands a late answer on).
 NEVER_ISSUED = "mcp-matrix-never-issued"
+# The client's answer to the scripted server's sampling request (its first request), which the server cancelled.
+SAMPLED_AFTER_CANCEL = {
+    "jsonrpc": "2.0",
+    "id": "mcp-matrix-server-1",
+    "result": {"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "mcp-matrix"},
+}
 CANCELLED_INITIALIZE = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
 
 COVERS: list[Cover] = [
@@ -182,6 +188,17 @@ COVERS += [
         fault=inject_before("tools/call", ERROR_FOR_A_NOTIFICATION),
     ),
     Cover(
+        "cancellation-receiver-no-response",
+        "client",
+        f"{TESTS}::test_the_client_does_not_answer_a_request_the_server_cancelled",
+        fault=inject_before("tools/list", SAMPLED_AFTER_CANCEL),
+    ),
+    Cover(
+        "cancellation-log-reasons",
+        "client",
+        f"{TESTS}::test_the_client_logs_the_reason_of_a_cancellation",
+    ),
+    Cover(
         "cancellation-initialize-not-cancellable",
         "client",
         f"{TESTS}::test_the_client_never_cancels_its_initialize_request",
@@ -219,15 +236,20 @@ GAPS: list[Gap] = [
         {"cancellation-ui-indication": "client"},
     ),
     *gaps(
+        "L-115",
+        "a permission of the client with nothing to break (which cancellations to act on, whether to log or "
+        "show the reason)",
+        {
+            "cancellation-receiver-may-ignore": "client",
+            "cancellation-reason-logged-or-shown-reason": "client",
+        },
+    ),
+    *gaps(
         "#12",
         "catalogued, not yet tested",
         {
             "cancellation-tasks-use-tasks-cancel": "client",
             "cancellation-receiver-stop-processing": "client",
-            "cancellation-receiver-no-response": "client",
-            "cancellation-receiver-may-ignore": "client",
-            "cancellation-log-reasons": "client",
-            "cancellation-reason-logged-or-shown-reason": "client",
         },
     ),
 ]

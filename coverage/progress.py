@@ -220,12 +220,19 @@ GAPS: list[Gap] = [
         {"progress-rate-limit": "client"},
     ),
     *gaps(
-        "#12",
-        "catalogued, not yet tested",
+        "L-115",
+        "a permission of the client, as the receiver of a request that asks for progress, with nothing to break "
+        "(fractional values, any frequency, no total when the amount is unknown)",
         {
             "progress-values-may-be-fractional": "client",
             "progress-frequency-free": "client",
             "progress-total-optional": "client",
+        },
+    ),
+    *gaps(
+        "#12",
+        "catalogued, not yet tested",
+        {
             "progress-task-token-persists": "client",
             "progress-task-stop-at-terminal": "client",
         },
