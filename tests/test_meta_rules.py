@@ -92,11 +92,13 @@ def test_a_gap_without_a_finding_file_or_a_reference_is_refused() -> None:
             Gap("lifecycle-initialize-first", "server", "F-999", "w", revisions="2025-06-18"),
             Gap("lifecycle-initialize-first", "server", "JIRA-1", "", revisions="2025-11-25"),
             Gap("lifecycle-initialize-first", "server", "L-999", "w", revisions="2025-03-26"),
+            Gap("lifecycle-initialize-first", "server", "N-999", "w", revisions="2024-11-05"),
         )
     )
     assert any("finding F-999 has no docs/findings/999-*.md" in p for p in problems)
     assert any("limit L-999 has no docs/limits/999-*.md" in p for p in problems)
-    neither = "reference 'JIRA-1' is neither an issue (#N), a finding (F-NNN) nor a limit (L-NNN)"
+    assert any("feature not offered N-999 has no docs/not-offered/999-*.md" in p for p in problems)
+    neither = "reference 'JIRA-1' is neither an issue (#N), a finding (F-NNN), a limit (L-NNN) nor a feature not"
     assert any(neither in p for p in problems)
     assert any("says no why" in p for p in problems)
 

@@ -15,21 +15,12 @@ from pathlib import Path
 
 from conformance import PROJECT_ROOT
 from conformance.catalogue.vocabulary import REVISIONS
+from conformance.matrix.cells import reference_link
 from conformance.run import reports, targets
 
 OUTPUT = PROJECT_ROOT / "docs" / "implementations.md"
-FINDINGS = PROJECT_ROOT / "docs" / "findings"
+DOCS = PROJECT_ROOT / "docs"
 COLUMNS = ("MUST pass", "MUST fail", "SHOULD pass", "SHOULD warn", "MAY pass", "not exercised", "gap", "missing")
-
-
-def _finding_link(ref: str) -> str:
-    """``F-NNN`` as a link to its file under docs/findings/ (relative to docs/), else as it is."""
-    number = ref.removeprefix("F-")[:3]
-    if ref.startswith("F-") and number.isdigit():
-        found = sorted(FINDINGS.glob(f"{number}-*.md"))
-        if found:
-            return f"[{ref}](findings/{found[0].name})"
-    return ref
 
 
 def _counts(cells: list[dict]) -> Counter[tuple[str, str]]:
@@ -84,7 +75,7 @@ def render(reports_root: Path | None = None) -> str:
             for cell in notable:
                 gap = profile.gap_of(cell["requirement"], cell["revision"], cell["side"])
                 why = (
-                    f"{_finding_link(gap.ref)}: {gap.why}"
+                    f"{reference_link(gap.ref, DOCS)}: {gap.why}"
                     if gap
                     else f"known upstream: {cell['known-finding']}"
                     if cell["known-finding"]

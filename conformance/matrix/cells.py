@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,9 +25,11 @@ MATRIX_MD_PATH = PROJECT_ROOT / "docs" / "spec" / "conformance-matrix.md"
 MATRIX_JSON_PATH = PROJECT_ROOT / "docs" / "spec" / "conformance-matrix.json"
 FINDINGS_DIR = PROJECT_ROOT / "docs" / "findings"
 LIMITS_DIR = PROJECT_ROOT / "docs" / "limits"
-# A gap's reference: an issue (#N), a finding against the implementation (F-NNN, docs/findings/) or a
-# documented limit of what a black-box suite can observe (L-NNN, docs/limits/).
-REFERENCE_DIRS = {"F-": FINDINGS_DIR, "L-": LIMITS_DIR}
+NOT_OFFERED_DIR = PROJECT_ROOT / "docs" / "not-offered"
+# A gap's reference: an issue (#N), a finding against the implementation (F-NNN, docs/findings/), a
+# documented limit of what a black-box suite can observe (L-NNN, docs/limits/), or an optional feature the
+# target does not offer, so that the cell cannot arise on it (N-NNN, docs/not-offered/; profiles only).
+REFERENCE_DIRS = {"F-": FINDINGS_DIR, "L-": LIMITS_DIR, "N-": NOT_OFFERED_DIR}
 
 
 def reference_document(ref: str) -> Path | None:
@@ -118,9 +121,11 @@ def input_digests(paths: dict[str, list[Path]]) -> dict[str, str]:
     return digests
 
 
-def _finding_link(ref: str) -> str:
+def reference_link(ref: str, start: Path) -> str:
+    """A finding, limit or feature-not-offered reference as a markdown link to its file, relative to the
+    directory ``start``; an issue as it is."""
     document = reference_document(ref)
-    return f"[{ref}](../{document.parent.name}/{document.name})" if document else ref
+    return f"[{ref}]({Path(os.path.relpath(document, start)).as_posix()})" if document else ref
 
 
 def _cell_text(cell: Cell) -> str:
@@ -128,7 +133,7 @@ def _cell_text(cell: Cell) -> str:
         names = sorted({t.split("::", 1)[1].split("[", 1)[0] for t in cell.tests})
         return "tested: " + ", ".join(f"`{n}`" for n in names)
     if cell.state == "gap":
-        return f"gap {_finding_link(cell.ref)}"
+        return f"gap {reference_link(cell.ref, MATRIX_MD_PATH.parent)}"
     if cell.state == "n/a":
         return "n/a"
     return "**MISSING**"

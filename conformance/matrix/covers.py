@@ -36,7 +36,7 @@ from conformance.catalogue.vocabulary import SIDES, TRANSPORT_REVISIONS
 from conformance.harness.faults import Fault
 
 COVERAGE_DIR = PROJECT_ROOT / "coverage"
-GAP_REF = re.compile(r"^(#\d+|[FL]-\d{3})$")
+GAP_REF = re.compile(r"^(#\d+|[FLN]-\d{3})$")
 
 TestFunction = TypeVar("TestFunction", bound=Callable[..., object])
 
@@ -73,7 +73,8 @@ class Cover:
 
 @dataclass(frozen=True)
 class Gap:
-    """``requirement`` is not met (finding ``F-NNN``) or not yet testable (issue ``#N``) for ``side``."""
+    """``requirement`` is not met (finding ``F-NNN``), not yet tested (issue ``#N``), not testable from outside
+    (limit ``L-NNN``) or, in a target's profile, about something that target does not offer (``N-NNN``) for ``side``."""
 
     requirement: str
     side: str

@@ -183,17 +183,18 @@ def rule_declarations_bind_side(ctx: MetaContext) -> list[str]:
 
 
 def rule_gaps_name_a_finding_or_issue(ctx: MetaContext) -> list[str]:
-    """A gap names an issue (#N), a finding (F-NNN) or a limit (L-NNN) whose file exists, and says why."""
+    """A gap names an issue (#N), or a finding (F-NNN), a limit (L-NNN) or a feature not offered (N-NNN) whose
+    file exists, and says why."""
     problems = []
     for gap in ctx.gaps:
         if not GAP_REF.fullmatch(gap.ref):
             problems.append(
                 f"{_describe(gap)}: reference {gap.ref!r} is neither "
-                "an issue (#N), a finding (F-NNN) nor a limit (L-NNN)"
+                "an issue (#N), a finding (F-NNN), a limit (L-NNN) nor a feature not offered (N-NNN)"
             )
         elif gap.ref[:2] in REFERENCE_DIRS and reference_document(gap.ref) is None:
             directory = REFERENCE_DIRS[gap.ref[:2]].relative_to(PROJECT_ROOT).as_posix()
-            kind = "finding" if gap.ref.startswith("F-") else "limit"
+            kind = {"F-": "finding", "L-": "limit", "N-": "feature not offered"}[gap.ref[:2]]
             problems.append(f"{_describe(gap)}: {kind} {gap.ref} has no {directory}/{gap.ref[2:]}-*.md")
         if not gap.why.strip():
             problems.append(f"{_describe(gap)}: says no why")
