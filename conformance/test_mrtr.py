@@ -13,20 +13,24 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.http import HttpPeer
 from conformance.harness.peer import HarnessError, ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import Binding, bound, optional_roles, require_role
 from conformance.harness.schema import violations
 from conformance.harness.scripted_server import ScriptedServer, listing_tools
 from conformance.harness.surface import send_unchecked
+from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import ClientRun
+from conformance.run.plugin import ClientRun, ConfiguredServer, active_fault
 
 CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 EVERY_CAPABILITY = {"sampling": {}, "roots": {}, "elicitation": {"form": {}}}
@@ -39,6 +43,8 @@ UNEXPECTED_KEY = "mcp-matrix-unexpected"
 HOSTILE_STATES = ("", "x", "A" * 8192, '{"admin": true}', "../../../../etc/passwd", "<script>1</script>")
 METHOD_OF_KIND = {"tool": "tools/call", "prompt": "prompts/get", "resource": "resources/read"}
 _ids = itertools.count(1)
+MAX_STATE_LIFETIME = 5.0  # seconds: a configured requestState lifetime the expiry test waits out
+EXPIRY_MARGIN = 0.3  # seconds past it (clock granularity, the retry's own way)
 RunClient = Callable[[str], ClientRun]
 
 
@@ -437,6 +443,67 @@ def test_a_single_use_request_state_is_redeemed_once(revision: str, transport: s
     precondition(completed(redeemed), f"the first redemption did not complete: {redeemed}")
     again = retry(peer, binding, response)
     assert not completed(again), f"the same requestState was redeemed a second time: {again}"
+
+
+# -- requestState replay protection: the principal and the lifetime (the server configured for them) ----------
+
+
+class AuthorizedPeer(HttpPeer):
+    """A client of the server configured with bearer tokens, sending its own on every request."""
+
+    token = ""
+
+    def headers_for(self, frame: Any) -> dict[str, str]:
+        return super().headers_for(frame) | ({"Authorization": f"Bearer {self.token}"} if self.token else {})
+
+
+def authorized(url: str, token: str, trace: Path, request: pytest.FixtureRequest, fault: bool = True) -> AuthorizedPeer:
+    """A 2026-07-28 client of ``url`` authenticating with ``token``; under the test's fault when ``fault``."""
+    client = AuthorizedPeer(
+        url, Trace(trace, "streamable-http"), "2026-07-28", fault=active_fault(request) if fault else None
+    )
+    client.token = token
+    client.roles = request.getfixturevalue("target").roles
+    return client
+
+
+@for_req("mrtr-request-state-bind-principal", "server")
+def test_a_request_state_presented_by_another_principal_is_refused(
+    revision: str, configured_server: ConfiguredServer, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The server configured to accept two bearer tokens, two principals (its profile's ``two-bearer-tokens``):
+    the requestState one principal was issued, retried with its answers by the other, does not complete the
+    request; retried by its own principal it does. The fault damages only what the other principal is told."""
+    configured = configured_server("two-bearer-tokens")
+    owner = authorized(configured.url, configured.values["token"], tmp_path / "owner.jsonl", request, fault=False)
+    other = authorized(configured.url, configured.values["other-token"], tmp_path / "other.jsonl", request)
+    with owner, other:
+        binding = state_role(owner)
+        response = load_bearing_state(owner, binding)
+        answer = retry(other, binding, response)
+        assert not completed(answer), f"another principal completed the request with the owner's requestState: {answer}"
+        genuine = retry(owner, binding, response)
+        precondition(completed(genuine), f"retried by its own principal the state did not complete either: {genuine}")
+
+
+@for_req("mrtr-request-state-expiry", "server")
+def test_a_request_state_presented_after_its_lifetime_is_refused(
+    revision: str, configured_server: ConfiguredServer, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The server configured with a short requestState lifetime (its profile's ``request-state-ttl``): the
+    state retried at once completes the request; the same retry once that lifetime has passed does not.
+    The lifetime itself is the cue (nothing on the wire ends it), so the test waits it out, plus a margin."""
+    configured = configured_server("request-state-ttl")
+    lifetime = float(configured.values["seconds"])
+    precondition(0 < lifetime <= MAX_STATE_LIFETIME, f"the configured lifetime {lifetime} s is not a short one")
+    with authorized(configured.url, "", tmp_path / "expiry.jsonl", request) as client:
+        binding = state_role(client)
+        response = load_bearing_state(client, binding)
+        fresh = retry(client, binding, response)
+        precondition(completed(fresh), f"retried at once, the state did not complete the request: {fresh}")
+        time.sleep(lifetime + EXPIRY_MARGIN)
+        late = retry(client, binding, response)
+    assert not completed(late), f"{lifetime:g} s after it was issued (its lifetime), the state still completed: {late}"
 
 
 def other_arguments(binding: Binding) -> dict:

@@ -194,24 +194,30 @@ COVERS += [
     ),
 ]
 
+# requestState replay protection, judged on the server configured for it (the profile's configurations)
+COVERS += [
+    Cover(
+        "mrtr-request-state-bind-principal",
+        "server",
+        f"{TESTS}::test_a_request_state_presented_by_another_principal_is_refused",
+        # what the other principal is told: the request completed
+        fault=set_field("tools/call", "result", COMPLETE),
+    ),
+    Cover(
+        "mrtr-request-state-expiry",
+        "server",
+        f"{TESTS}::test_a_request_state_presented_after_its_lifetime_is_refused",
+        # the fourth answer (first round, retry without state, retry at once, retry after the lifetime) completes
+        fault=nth_answer(COMPLETE, 4),
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-085",
         "whether tampering with an unprotected requestState could do worse than fail the request is the "
         "server's own semantics, not visible on the wire",
         {"mrtr-request-state-integrity-omission": "server"},
-    ),
-    *gaps(
-        "#11",
-        "needs a target configuration with two authenticated principals (the bearer-token configuration "
-        "knows one): a state issued to one is then presented by the other",
-        {"mrtr-request-state-bind-principal": "server"},
-    ),
-    *gaps(
-        "#11",
-        "needs a target configuration with a short requestState lifetime (the SDK's default is 600 s; "
-        "conformance/run/targets.py knows no such configuration): waiting out the default costs minutes",
-        {"mrtr-request-state-expiry": "server"},
     ),
     *gaps(
         "#12",

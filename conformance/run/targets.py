@@ -76,6 +76,8 @@ CONFIGURATIONS: dict[str, tuple[str, ...]] = {
     "session-idle-timeout": ("seconds",),  # the server ends a session idle for that long
     "ping-interval": ("seconds",),  # the server pings an idle session at that interval
     "without-completion": (),  # the server declares and serves no completion/complete
+    "two-bearer-tokens": ("token", "other-token"),  # HTTP requests must carry either token: two principals
+    "request-state-ttl": ("seconds",),  # the server's requestState (2026-07-28) lapses after that long
 }
 TOP_LEVEL_KEYS = {
     "name",
