@@ -152,9 +152,14 @@ def params(request: dict) -> dict:
     return request["params"] if isinstance(request.get("params"), dict) else {}
 
 
+def cursor_of(request: dict) -> Any:
+    """The cursor a list request carries (None: none, or ``null``, which asks for the first page too)."""
+    return params(request).get("cursor")
+
+
 def cursors_sent(frames: list[Any], method: str = "tools/list") -> list[Any]:
     """The cursors the client's ``method`` requests carried, in order (JSON values as sent)."""
-    return [params(r)["cursor"] for r in listings(frames, method) if "cursor" in params(r)]
+    return [cursor_of(r) for r in listings(frames, method) if cursor_of(r) is not None]
 
 
 def spelt(values: list[Any]) -> set[str]:
@@ -237,11 +242,11 @@ def test_a_page_without_a_cursor_ends_the_listing(
 
     def check() -> None:
         tools = listings(scripted_peer.frames())
-        ended = [i for i, r in enumerate(tools) if "cursor" in params(r) and params(r)["cursor"] == last_tools]
+        ended = [i for i, r in enumerate(tools) if cursor_of(r) == last_tools]
         prompts = listings(scripted_peer.frames(), "prompts/list")
-        ended_prompts = [i for i, r in enumerate(prompts) if "cursor" not in params(r)]
-        beyond = [r for r in tools[ended[0] + 1 :] if "cursor" in params(r)] if ended else []
-        beyond += [r for r in prompts[ended_prompts[0] + 1 :] if "cursor" in params(r)] if ended_prompts else []
+        ended_prompts = [i for i, r in enumerate(prompts) if cursor_of(r) is None]
+        beyond = [r for r in tools[ended[0] + 1 :] if cursor_of(r) is not None] if ended else []
+        beyond += [r for r in prompts[ended_prompts[0] + 1 :] if cursor_of(r) is not None] if ended_prompts else []
         assert not beyond, f"after a page without nextCursor the client asked for more: {beyond}"
         precondition(ended or ended_prompts, "the client reached the end of neither listing")
 
