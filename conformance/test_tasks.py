@@ -1458,3 +1458,48 @@ def test_task_list_cursors_go_back_as_they_came(revision: str, run_client: Any, 
     text: the client asks for each page with the cursor it was given, unchanged."""
     ScriptedTasks(scripted_server, seeded=3)
     run_client("task_list").judge(lambda: check_cursors_verbatim(scripted_server))
+
+
+# -- the client as receiver (2025-11-25): a task param it never declared -------------------------------------
+
+TASK_SAMPLING_ID = "mcp-matrix-task-sampling"
+TASK_SAMPLING = {
+    "jsonrpc": "2.0",
+    "id": TASK_SAMPLING_ID,
+    "method": "sampling/createMessage",
+    "params": {
+        "messages": [{"role": "user", "content": {"type": "text", "text": "What is the weather in Paris?"}}],
+        "maxTokens": 100,
+        "task": {"ttl": GRANTED_TTL_MS},
+    },
+}
+
+
+def check_handled_as_ordinary(scripted: Any) -> None:
+    frames = [f for f in scripted.record.frames() if isinstance(f, dict)]
+    initialize = next((f for f in frames if f.get("method") == "initialize"), {})
+    declared = ((initialize.get("params") or {}).get("capabilities") or {}).get("tasks") or {}
+    if ((declared.get("requests") or {}).get("sampling") or {}).get("createMessage") is not None:
+        pytest.skip("fixture-missing: the client declared task support for sampling: the row is about one that did not")
+    sent = [e["payload"] for e in scripted.record.messages("server-to-client")]
+    if not any(isinstance(f, dict) and f.get("id") == TASK_SAMPLING_ID and "method" in f for f in sent):
+        raise HarnessError("the scripted server never sent its task-augmented sampling request")
+    answers = [f for f in frames if "method" not in f and f.get("id") == TASK_SAMPLING_ID]
+    assert answers, "the client never answered the sampling request that carried a task param it had not declared"
+    result = answers[0].get("result")
+    assert isinstance(result, dict), f"the client refused an ordinary sampling request for its task param: {answers[0]}"
+    assert "task" not in result, f"the client answered with a task it never declared support for: {result}"
+    wrong = schema.violations(scripted.revision, "CreateMessageResult", result)
+    assert not wrong, f"the client's answer is no CreateMessageResult: {wrong}"
+
+
+@for_req("tasks-ignore-undeclared-augmentation", "client")
+def test_an_undeclared_task_param_is_ignored_by_the_client(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """During the client's tool call, the server sends it a sampling request carrying a task param (a ttl) though
+    the client declared no task support for sampling: the client answers it as an ordinary sampling request,
+    with a CreateMessageResult, not a CreateTaskResult."""
+    scripted_stdio.ask["tools/call"] = [TASK_SAMPLING]
+    run = run_stdio_client("sampling")
+    run.judge(lambda: check_handled_as_ordinary(scripted_stdio))

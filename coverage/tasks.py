@@ -12,6 +12,13 @@ from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_tasks.py"
 RELATED_TASK = "io.modelcontextprotocol/related-task"
+TASK_VIEW = {
+    "taskId": "mcp-matrix-client-task",
+    "status": "working",
+    "createdAt": "2025-11-25T00:00:00Z",
+    "lastUpdatedAt": "2025-11-25T00:00:00Z",
+    "ttl": 60000,
+}
 FAKE_TASK = {
     "taskId": "mcp-matrix-fault",
     "status": "working",
@@ -376,6 +383,17 @@ COVERS += [
     ),
 ]
 
+# The client as receiver (2025-11-25, over stdio): a sampling request with a task param it never declared.
+COVERS += [
+    Cover(
+        "tasks-ignore-undeclared-augmentation",
+        "client",
+        f"{TESTS}::test_an_undeclared_task_param_is_ignored_by_the_client",
+        # the client's answer made a CreateTaskResult
+        fault=set_field("sampling/createMessage", "result", {"task": TASK_VIEW}),
+    ),
+]
+
 GAPS: list[Gap] = [
     Gap(
         "tasks-poll-alongside-result",
@@ -468,7 +486,6 @@ GAPS: list[Gap] = [
             "tasks-streamable-http-rules-still-apply": "client",
             "tasks-poll-alongside-result": "client",
             "tasks-status-notification-optional": "client",
-            "tasks-ignore-undeclared-augmentation": "client",
             "tasks-may-require-augmentation": "client",
             "tasks-id-string": "client",
             "tasks-id-receiver-generated": "client",
