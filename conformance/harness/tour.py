@@ -3,9 +3,12 @@
 Server side: ``server_tour`` opens a session and provokes every message type the target offers
 (discovery or the handshake, ping, every list, a read of every listed resource, logging level,
 subscriptions, and the prompts, completion and tool calls of the roles its profile binds: tools that
-log, report progress, change lists, update a resource, ask the client to sample, elicit and list its
-roots, and send the client a request with a timeout that the tour leaves unanswered, so that the
-server cancels it), answering whatever else the server asks meanwhile; it keeps every frame the
+log, report progress, change lists, update a resource, ask the client to sample, elicit (in form and URL
+mode, a URL-mode elicitation accepted so that the server may announce its completion) and list its
+roots, ask it for task-augmented sampling, and send the client a request with a timeout that the tour
+leaves unanswered, so that the server cancels it), answering whatever else the server asks meanwhile,
+as the receiver of its task-augmented requests too; on a server that serves tasks (2025-11-25), a task
+of its own task tool is read, listed, fetched and another cancelled; it keeps every frame the
 server sent. Client
 side: the client driver's ``schema_tour`` scenario against a scripted stdio server that answers every
 method and asks the client everything a server may ask (``client_tour``); it keeps every frame the
@@ -24,6 +27,7 @@ import contextlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
@@ -72,6 +76,7 @@ class Tour:
     frames: list[Any] = field(default_factory=list)
     answered: dict[str, str] = field(default_factory=dict)  # json.dumps(request id) -> its method
     notes: list[str] = field(default_factory=list)  # what the tour could not do (for skip reasons)
+    augmented: list[str] = field(default_factory=list)  # json.dumps(request id) of its task-augmented requests
 
     def method_answered(self, frame: Any) -> str | None:
         if isinstance(frame, dict) and "method" not in frame:
@@ -112,6 +117,8 @@ class Tour:
         method = self.method_answered(frame)
         if method is None:
             return None
+        if json.dumps(frame.get("id")) in self.augmented and isinstance(result.get("task"), dict):
+            return "CreateTaskResult"  # the answer to a task-augmented request: no member of the result union
         return result_definition(self.revision, method, result) or "Result"
 
     def of(self, definition: str, fault: Fault | None = None) -> list[Message]:
@@ -173,11 +180,14 @@ TOOL_ROLES = (
     "sampling-tool",
     "elicitation-tool",
     "roots-tool",
+    "url-elicitation-tool",
+    "task-sampling-tool",
     "tool-list-changer",
     "prompt-list-changer",
     "resource-list-changer",
     "resource-updater",
 )
+SINCE_2025_11_25 = ("url-elicitation-tool", "task-sampling-tool")
 PROMPT_ROLES = ("simple-prompt", "arguments-prompt", "embedded-resource-prompt", "input-required-prompt")
 TIMED = (("ping", 2.0), ("roots/list", 0.2))  # timed-request-tool: answered; left unanswered (the server cancels)
 
@@ -203,6 +213,10 @@ def _plan(peer: Peer, listed: dict[str, set[str]], tour: Tour) -> Iterator[tuple
     def call(name: str, arguments: dict, token: Any = None, log: bool = False) -> dict:
         frame = tool_call(peer, f"tour-{next(n)}", name, arguments, token=token)
         frame["params"] = declared(peer, frame["params"])
+        if peer.stateless:  # both elicitation modes, as the handshake declares them (url: url-elicitation-tool)
+            frame["params"]["_meta"][CAPABILITIES_META] = frame["params"]["_meta"][CAPABILITIES_META] | {
+                "elicitation": dict(BOTH_ELICITATION_MODES)
+            }
         if peer.stateless and log:  # 2026-07-28 logs only to a request that opts in
             frame["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = "debug"
         return frame
@@ -236,6 +250,8 @@ def _plan(peer: Peer, listed: dict[str, set[str]], tour: Tour) -> Iterator[tuple
         reference = {"type": "ref/prompt", "name": binding.name}
         yield request("completion/complete", {"ref": reference, "argument": {"name": argument, "value": ""}}), True
     for role in TOOL_ROLES:
+        if role in SINCE_2025_11_25 and peer.revision < "2025-11-25":
+            continue  # URL-mode elicitation and tasks are 2025-11-25's
         if binding := _bound(peer, role, listed["tools"], tour):
             token = "tour-progress" if role == "progress-tool" else None
             yield call(binding.name, binding.args(), token=token, log=role == "logging-tool"), True
@@ -259,49 +275,59 @@ def server_tour(peer: Peer) -> Tour:
     tour = Tour(peer.revision, "server")
     peer.timeout = TOUR_TIMEOUT
     wire = Wire(peer)
+    receiver = _Receiver()
 
-    def await_answer(request_id: Any, what: str, unanswered: str = "") -> dict | None:
+    def await_answer(request_id: Any, what: str, unanswered: str = "", bound: float | None = None) -> dict | None:
         while True:
             try:
-                seen = wire.until(lambda f: not isinstance(f, dict) or answers(f, request_id) or _asks(f), what)
+                seen = wire.until(lambda f: not isinstance(f, dict) or answers(f, request_id) or _asks(f), what, bound)
             except ImplementationTimeout:
-                tour.notes.append(f"no answer to {what} within {TOUR_TIMEOUT:g}s")
+                tour.notes.append(f"no answer to {what} within {bound or TOUR_TIMEOUT:g}s")
                 return None
             if isinstance(seen, dict) and _asks(seen):
                 if seen["method"] != unanswered:
-                    peer.send({"jsonrpc": "2.0", "id": seen["id"], "result": CLIENT_RESULTS.get(seen["method"], {})})
+                    peer.send(receiver.answer(seen))
                 continue
             return seen if isinstance(seen, dict) else None
 
+    def send_awaited(frame: dict, bound: float | None = None) -> dict:
+        wire.send(frame)
+        return await_answer(frame["id"], frame["method"], bound=bound) or {}
+
     try:  # a tour that breaks off (the server closed, a frame that is not JSON) is judged on what it has
+        capabilities: dict[str, Any] = {}  # the server's
         if not peer.stateless:  # the handshake, through the wire so that its result is part of the tour
-            capabilities = dict(CLIENT_CAPABILITIES) | ({"elicitation": {}} if peer.revision >= "2025-06-18" else {})
             frame = {"jsonrpc": "2.0", "id": "tour-initialize", "method": "initialize"}
-            frame["params"] = initialize_params(peer.revision, capabilities)
+            frame["params"] = initialize_params(peer.revision, tour_capabilities(peer.revision))
             wire.sent[frame["id"]] = wire.client_requests[frame["id"]] = frame
             peer.send_request(frame)  # not as an open request: over Streamable HTTP its answer carries the session id
             answer = await_answer(frame["id"], "initialize") or {}
             if hasattr(peer, "negotiated_version"):  # Streamable HTTP: the version header of every later request
                 peer.negotiated_version = (answer.get("result") or {}).get("protocolVersion")
+            capabilities = (answer.get("result") or {}).get("capabilities") or {}
             peer.notify("notifications/initialized")
         listed: dict[str, set[str]] = {"tools": set(), "resources": set(), "prompts": set()}
+        tools: list[Any] = []
         probe = [peer.envelope(m, f"tour-list-{m}") for m in ("tools/list", "resources/list", "prompts/list")]
         for frame in probe:
-            wire.send(frame)
-            response = await_answer(frame["id"], frame["method"]) or {}
+            response = send_awaited(frame)
             key = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}[frame["method"]]
             listed[key] = _names(response, key, "uri" if key == "resources" else "name")
+            tools = (response.get("result") or {}).get("tools") or [] if key == "tools" else tools
+        tasks = _TaskTour(peer, tour, capabilities, tools, send_awaited)
+        tasks.start()  # a task of the server's own task tool, created before the plan so that it ends meanwhile
         for frame, awaited in _plan(peer, listed, tour):
             wire.send(frame)
             if awaited:
                 arguments = frame.get("params", {}).get("arguments") or {}
                 unanswered = arguments.get("method", "") if arguments.get("timeout", 1) < 1 else ""
                 await_answer(frame["id"], frame["method"], unanswered)
+        tasks.finish()
         with contextlib.suppress(ImplementationTimeout):  # whatever else comes (late notifications, the listen result)
             while True:
                 seen = wire.until(lambda _: True, "frame", SETTLE_SECONDS)
                 if isinstance(seen, dict) and _asks(seen):
-                    peer.send({"jsonrpc": "2.0", "id": seen["id"], "result": CLIENT_RESULTS.get(seen["method"], {})})
+                    peer.send(receiver.answer(seen))
     except (ImplementationTimeout, ProtocolViolation) as exc:
         tour.notes.append(f"the tour broke off: {str(exc)[:300]}")
     tour.frames = [s.frame for s in wire.seen]
@@ -311,6 +337,142 @@ def server_tour(peer: Peer) -> Tour:
 
 def _asks(frame: dict) -> bool:
     return "method" in frame and "id" in frame
+
+
+CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
+BOTH_ELICITATION_MODES = {"form": {}, "url": {}}
+RELATED_TASK = "io.modelcontextprotocol/related-task"
+TASK_RESULT_BOUND = 20.0  # seconds the tour waits for tasks/result of its task (it blocks until the task ends)
+
+
+def tour_capabilities(revision: str) -> dict:
+    """What the tour's client declares in the handshake: sampling and roots; elicitation from 2025-06-18 (both
+    modes from 2025-11-25, for url-elicitation-tool); from 2025-11-25, task-augmented sampling (for
+    task-sampling-tool, whose requests the tour answers as their receiver)."""
+    capabilities: dict[str, Any] = dict(CLIENT_CAPABILITIES)
+    if revision >= "2025-06-18":
+        capabilities["elicitation"] = {}
+    if revision >= "2025-11-25":
+        capabilities["elicitation"] = dict(BOTH_ELICITATION_MODES)
+        capabilities["tasks"] = {"requests": {"sampling": {"createMessage": {}}}}
+    return capabilities
+
+
+def _timestamp() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class _Receiver:
+    """The tour's answers to what the server asks: CLIENT_RESULTS, a URL-mode elicitation accepted (so that the
+    server may announce its completion), and, for a task-augmented request, the receiver's side of a task that
+    is done at its first poll (CreateTaskResult, then tasks/get, tasks/result, tasks/list, tasks/cancel)."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[str, str] = {}  # task id -> the method of the request that created it
+        self.created_at = _timestamp()
+
+    def task(self, task_id: str, status: str) -> dict:
+        return {
+            "taskId": task_id,
+            "status": status,
+            "createdAt": self.created_at,
+            "lastUpdatedAt": _timestamp(),
+            "ttl": 60000,
+            "pollInterval": 100,
+        }
+
+    def answer(self, request: dict) -> dict:
+        method, params = request["method"], request.get("params") or {}
+        reply: dict[str, Any] = {"jsonrpc": "2.0", "id": request["id"]}
+        task_id = params.get("taskId")
+        if isinstance(params.get("task"), dict):
+            task_id = f"mcp-matrix-tour-task-{len(self.tasks) + 1}"
+            self.tasks[task_id] = method
+            return reply | {"result": {"task": self.task(task_id, "working")}}
+        if method in ("tasks/get", "tasks/result", "tasks/cancel"):
+            if task_id not in self.tasks:
+                return reply | {"error": {"code": -32602, "message": f"no task {task_id!r}"}}
+            if method == "tasks/result":
+                payload = dict(CLIENT_RESULTS.get(self.tasks[task_id], {}))
+                return reply | {"result": payload | {"_meta": {RELATED_TASK: {"taskId": task_id}}}}
+            return reply | {"result": self.task(task_id, "completed" if method == "tasks/get" else "cancelled")}
+        if method == "tasks/list":
+            return reply | {"result": {"tasks": [self.task(t, "completed") for t in self.tasks]}}
+        if method == "elicitation/create" and params.get("mode") == "url":
+            return reply | {"result": {"action": "accept"}}
+        return reply | {"result": CLIENT_RESULTS.get(method, {})}
+
+
+class _TaskTour:
+    """The server as the receiver of tasks (2025-11-25), on a server that declares task-augmented tools/call:
+    its first tool offering task execution called as a task (``start``), then that task read, listed, a second
+    one cancelled, and the first one's result fetched (``finish``), as far as its capabilities declare them."""
+
+    def __init__(self, peer: Peer, tour: Tour, capabilities: dict, tools: list[Any], send: Callable[..., dict]) -> None:
+        self.peer, self.tour, self.send = peer, tour, send
+        declared_tasks = capabilities.get("tasks") if isinstance(capabilities.get("tasks"), dict) else {}
+        self.declared = declared_tasks or {}
+        requests = self.declared.get("requests") if isinstance(self.declared.get("requests"), dict) else {}
+        tools_tasks = (requests or {}).get("tools")
+        offers = isinstance(tools_tasks, dict) and isinstance(tools_tasks.get("call"), dict)
+        self.tool = next((t for t in tools if offers and _task_support(t) in ("optional", "required")), None)
+        self.n = iter(range(1, 100))
+        self.task_id: str | None = None
+
+    def create(self) -> str | None:
+        assert self.tool is not None
+        params = {"name": self.tool["name"], "arguments": _least_arguments(self.tool), "task": {"ttl": 60000}}
+        frame = self.peer.envelope("tools/call", f"tour-task-call-{next(self.n)}", params)
+        self.tour.augmented.append(json.dumps(frame["id"]))
+        task = (self.send(frame).get("result") or {}).get("task")
+        task_id = task.get("taskId") if isinstance(task, dict) else None
+        if not isinstance(task_id, str):
+            self.tour.notes.append(f"the task-augmented call of {self.tool['name']} created no task")
+            return None
+        return task_id
+
+    def request(self, method: str, params: dict | None = None, bound: float | None = None) -> dict:
+        return self.send(self.peer.envelope(method, f"tour-{method}-{next(self.n)}", params), bound)
+
+    def start(self) -> None:
+        if self.tool is not None and "tasks/get" in method_definitions(self.peer.revision):
+            self.task_id = self.create()
+
+    def finish(self) -> None:
+        if self.task_id is None:
+            return
+        self.request("tasks/get", {"taskId": self.task_id})
+        if isinstance(self.declared.get("list"), dict):
+            self.request("tasks/list")
+        if isinstance(self.declared.get("cancel"), dict) and (other := self.create()):
+            self.request("tasks/cancel", {"taskId": other})
+        self.request("tasks/result", {"taskId": self.task_id}, TASK_RESULT_BOUND)
+
+
+def _task_support(tool: Any) -> str:
+    execution = tool.get("execution") if isinstance(tool, dict) else None
+    support = execution.get("taskSupport") if isinstance(execution, dict) else None
+    return support if isinstance(support, str) else "forbidden"
+
+
+def _least_arguments(tool: dict) -> dict:
+    """The least arguments a tool's inputSchema asks for: each required property's default, const or first
+    enum value, else a placeholder of its type."""
+    placeholders = {"string": "mcp-matrix", "integer": 1, "number": 1, "boolean": False, "array": [], "object": {}}
+    schema_ = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
+    properties = schema_.get("properties") if isinstance(schema_.get("properties"), dict) else {}
+    arguments = {}
+    for name in schema_.get("required") or []:
+        prop = properties.get(name) if isinstance(properties.get(name), dict) else {}
+        if "default" in prop or "const" in prop:
+            arguments[name] = prop.get("default", prop.get("const"))
+        elif isinstance(prop.get("enum"), list) and prop["enum"]:
+            arguments[name] = prop["enum"][0]
+        else:
+            kind = prop.get("type")
+            kind = next((k for k in kind if k != "null"), "string") if isinstance(kind, list) else kind
+            arguments[name] = placeholders.get(kind, "mcp-matrix")
+    return arguments
 
 
 # -- the client side -------------------------------------------------------------------------------------
