@@ -691,3 +691,40 @@ def test_the_client_logs_the_reason_of_a_cancellation(
         assert_reason_logged(run, reason)
 
     run.judge(check)
+
+
+# -- a task-augmented request the client abandons (2025-11-25) -----------------------------------------------
+
+
+@for_req("cancellation-tasks-use-tasks-cancel", "client")
+def test_the_client_cancels_its_task_augmented_request_with_tasks_cancel(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """The scripted server plays a receiver of task-augmented tools/call (``ScriptedTasks`` of test_tasks.py);
+    the application calls the tool whose taskSupport is required as a task and abandons it once the task
+    exists (``cancel_task``): the client may cancel it with tasks/cancel, and never names the task-augmented
+    tools/call in a notifications/cancelled."""
+    from conformance.test_tasks import ScriptedTasks
+
+    ScriptedTasks(scripted_server)
+    run = run_client("cancel_task")
+
+    def check() -> None:
+        augmented = [
+            f
+            for f in scripted_server.requests()
+            if f.get("method") == "tools/call" and isinstance(params_of(f).get("task"), dict)
+        ]
+        if not augmented:
+            pytest.skip("fixture-missing: the client made no task-augmented tools/call to abandon")
+        named = {json.dumps(f["id"]) for f in augmented}
+        wrong = [
+            f
+            for f in scripted_server.frames()
+            if isinstance(f, dict)
+            and f.get("method") == "notifications/cancelled"
+            and json.dumps(params_of(f).get("requestId")) in named
+        ]
+        assert not wrong, f"the client cancelled its task-augmented tools/call with notifications/cancelled: {wrong}"
+
+    run.judge(check)

@@ -36,6 +36,10 @@ SAMPLED_AFTER_CANCEL = {
     "result": {"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "mcp-matrix"},
 }
 CANCELLED_INITIALIZE = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
+# A cancellation of the task-augmented tools/call sent with the client's tasks/cancel: the call numbered as the
+# TypeScript SDK numbers it in ``cancel_task`` (initialize 0, tools/list 1, tools/call 2); the default target,
+# whose client has no tasks, gaps the cell (#12), so --falsify never runs it there.
+CANCELLED_TASK_CALL = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}}
 
 COVERS: list[Cover] = [
     Cover(
@@ -199,6 +203,12 @@ COVERS += [
         f"{TESTS}::test_the_client_logs_the_reason_of_a_cancellation",
     ),
     Cover(
+        "cancellation-tasks-use-tasks-cancel",
+        "client",
+        f"{TESTS}::test_the_client_cancels_its_task_augmented_request_with_tasks_cancel",
+        fault=inject_before("tasks/cancel", CANCELLED_TASK_CALL),
+    ),
+    Cover(
         "cancellation-initialize-not-cancellable",
         "client",
         f"{TESTS}::test_the_client_never_cancels_its_initialize_request",
@@ -248,7 +258,6 @@ GAPS: list[Gap] = [
         "#12",
         "catalogued, not yet tested",
         {
-            "cancellation-tasks-use-tasks-cancel": "client",
             "cancellation-receiver-stop-processing": "client",
         },
     ),
