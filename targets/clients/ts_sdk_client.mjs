@@ -315,6 +315,34 @@ function clientFor(scenario) {
   return client;
 }
 
+function notificationsInFlight(transport) {
+  // The notifications the client has handed its transport and that are still being written (a cancellation the
+  // SDK sends on an abort is not awaited by the request it cancels): an application leaving gracefully lets them
+  // leave before it closes, since closing the Streamable HTTP transport aborts every fetch still in flight.
+  const pending = new Set();
+  const send = transport.send.bind(transport);
+  transport.send = (message, ...rest) => {
+    const sent = send(message, ...rest);
+    if (message && message.method !== undefined && message.id === undefined) {
+      pending.add(sent);
+      sent.then(
+        () => pending.delete(sent),
+        () => pending.delete(sent),
+      );
+    }
+    return sent;
+  };
+  return pending;
+}
+
+async function leave(client, transport, notifying) {
+  // Leave as the SDK's documentation has an application leave: let the notifications still being written go,
+  // end the Streamable HTTP session (the SDK sends DELETE only when asked: terminateSession), then close.
+  await Promise.allSettled([...notifying]);
+  if (typeof transport.terminateSession === "function") await quietly(transport.terminateSession());
+  await client.close();
+}
+
 function parseArguments(argv) {
   let transport = "streamable-http";
   const rest = [...argv];
@@ -359,11 +387,13 @@ async function main() {
   const options = scenario === "session_timeout" ? { timeout: SESSION_TIMEOUT_MS } : {};
   for (let connection = 0; connection < (CONNECTIONS[scenario] ?? 1); connection += 1) {
     const client = clientFor(scenario);
-    await client.connect(transportFor(target), options);
+    const transport = transportFor(target);
+    const notifying = notificationsInFlight(transport);
+    await client.connect(transport, options);
     try {
       await body(client, options);
     } finally {
-      await client.close();
+      await leave(client, transport, notifying);
     }
   }
   say("scenario completed");
@@ -380,7 +410,10 @@ main().then(
     process.exit(0);
   },
   (error) => {
+    // Exit once what the client still does has ended (Client.connect closes its transport on failure without
+    // awaiting it: the stdio transport closes the server's stdin, then waits for it to exit), within the bound.
     process.stderr.write(`ts_sdk_client.mjs: ${error?.stack ?? error}\n`);
-    process.exit(1);
+    process.exitCode = 1;
+    bound.unref();
   },
 );
