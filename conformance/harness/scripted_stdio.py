@@ -48,6 +48,7 @@ from conformance.catalogue.spec_pin import materialise
 from conformance.harness.faults import Fault
 from conformance.harness.peer import method_definitions
 from conformance.harness.scripted_server import (
+    ASK_SECONDS,
     PACE_BOUND_SECONDS,
     Answer,
     ClientAnswers,
@@ -296,7 +297,7 @@ class ScriptedStdioServer:
                 self.trace.close()
                 os._exit(1)
 
-    def _push(self, lines: list[Any]) -> None:
+    def _push(self, lines: list[Any], wait: float = PUSH_WAIT_SECONDS) -> None:
         """Send the client lines of our own before an answer, each a frame (a request, a notification) or
         a list of frames (a batch), and wait, bounded, for its responses to the requests among them:
         what it sends in reaction then comes before the answer, in the record and on the wire."""
@@ -305,14 +306,15 @@ class ScriptedStdioServer:
             self._write(line)
             asked |= {json.dumps(f["id"]) for f in (line if isinstance(line, list) else [line]) if "id" in f}
         with self._answered:
-            self._answered.wait_for(lambda: asked <= self._client_answered, timeout=PUSH_WAIT_SECONDS)
+            self._answered.wait_for(lambda: asked <= self._client_answered, timeout=wait)
 
     def _ask(self, requests: list[dict]) -> None:
-        """Send the client requests of our own before an answer, as ``_push`` does, each taken as ours: a
-        fault on the answers to its method (``sampling/createMessage``, ...) reaches the client's answer."""
+        """Send the client requests of our own before an answer, as ``_push`` does but awaiting their answers
+        as long as any request of ours (ASK_SECONDS), each taken as ours: a fault on the answers to its method
+        (``sampling/createMessage``, ...) reaches the client's answer."""
         for frame in requests:
             self.client_answers.asked[frame["id"]] = frame["method"]
-        self._push(requests)
+        self._push(requests, ASK_SECONDS)
 
     def _paced(self, request: dict, pace: Pace) -> None:
         """Answer ``request`` as ``pace`` says (see scripted_server.Pace), on a thread of its own."""
