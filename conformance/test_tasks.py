@@ -1083,6 +1083,132 @@ def test_the_server_fetches_the_result_of_a_task_that_needs_input(revision: str,
     )
 
 
+# -- the server as receiver of a task that needs the requestor's input (input_required) -------------------------
+#
+# The role input-task-tool names a task tool whose task asks the requestor a question (an elicitation) before
+# it can finish. The harness, as requestor, polls the task, calls tasks/result (through which a receiver may
+# deliver its questions), answers the question the server asks about the task, and reads the task's status
+# while the question is open and once it is answered.
+
+INPUT_POLL_BOUND = 12.0  # seconds of polling before tasks/result is called anyway (the question may come through it)
+ASKED_STATUS_BOUND = 1.0  # seconds the status may take to show the open question (it may be set just after sending)
+LEAVE_BOUND = 6.0  # seconds the status may take to leave input_required once the question is answered
+QUESTIONS = ("elicitation/create", "sampling/createMessage", "roots/list")
+
+
+def collected(peer: Peer, frame: dict, others: list[Any], bound: float = TASK_BOUND) -> dict:
+    """Send ``frame`` and return its answer; every other frame the server sends meanwhile goes to ``others``."""
+    peer.send_request(frame)
+    deadline = time.monotonic() + bound
+    while True:
+        try:
+            seen = peer.receive(timeout=max(0.0, deadline - time.monotonic()))
+        except ImplementationTimeout:
+            precondition(False, f"{frame['method']} was not answered within {bound:g}s")
+            raise
+        if isinstance(seen, dict) and answers(seen, frame["id"]):
+            return seen
+        others.append(seen)
+
+
+def task_status(peer: Peer, task_id: str, others: list[Any]) -> dict:
+    response = collected(peer, peer.envelope("tasks/get", peer.next_id(), {"taskId": task_id}), others)
+    precondition(isinstance(response.get("result"), dict), f"tasks/get of {task_id} failed: {response}")
+    return response["result"]
+
+
+def question_of(frames: list[Any], task_id: str) -> dict | None:
+    """The first request in ``frames`` that asks the requestor something for ``task_id`` (or names no task)."""
+    for frame in frames:
+        if isinstance(frame, dict) and frame.get("method") in QUESTIONS and "id" in frame:
+            related = related_task(frame.get("params"))
+            if related is None or (isinstance(related, dict) and related.get("taskId") == task_id):
+                return frame
+    return None
+
+
+def reply_to(question: dict) -> dict:
+    """The requestor's answer: a form filled in with each property's first choice, a sample, no roots."""
+    if question["method"] != "elicitation/create":
+        return CLIENT_RESULTS.get(question["method"], {})
+    schema_ = (question.get("params") or {}).get("requestedSchema") or {}
+    content = {}
+    for name, prop in (schema_.get("properties") or {}).items():
+        options = [o.get("const") for o in prop.get("oneOf") or [] if isinstance(o, dict) and "const" in o]
+        content[name] = (options or prop.get("enum") or [PLACEHOLDERS.get(prop.get("type"), "mcp-matrix")])[0]
+    return {"action": "accept", "content": content}
+
+
+def statuses_until(peer: Peer, task_id: str, others: list[Any], done: Any, bound: float) -> list[str]:
+    """The task's statuses, polled at its own pace (at most PACE_CAP apart) until ``done(status)`` or ``bound``."""
+    deadline, seen = time.monotonic() + bound, []
+    while True:
+        task = task_status(peer, task_id, others)
+        seen.append(task.get("status"))
+        if done(seen[-1]) or time.monotonic() > deadline:
+            return seen
+        time.sleep(min(pace(task), 0.25))
+
+
+def input_round(peer: Peer) -> dict:
+    """A task of the input-task-tool, followed as a requestor: its statuses before its question reached the
+    harness, while the question was open, and once it was answered; fixture-missing when it asked nothing."""
+    bound(peer, "input-task-tool")
+    peer.open({"elicitation": {}, "sampling": {}})
+    tool = require_role(peer, "input-task-tool")
+    response = peer.rpc("tools/call", {"name": tool.name, "arguments": tool.args(), "task": {}}, check=False)
+    task = created_task(response)
+    precondition(task is not None and isinstance(task.get("taskId"), str), f"{tool.name} created no task: {response}")
+    assert task is not None
+    task_id, others = task["taskId"], []
+    ended = (*TERMINAL, "input_required")
+    before = statuses_until(
+        peer, task_id, others, lambda s: s in ended or question_of(others, task_id), INPUT_POLL_BOUND
+    )
+    question = question_of(others, task_id)
+    if question is None and before[-1] not in TERMINAL:  # the receiver may deliver its question through tasks/result
+        fetch = peer.envelope("tasks/result", peer.next_id(), {"taskId": task_id})
+        peer.send_request(fetch)
+        deadline = time.monotonic() + TASK_BOUND
+        while question is None and time.monotonic() < deadline:
+            try:
+                seen = peer.receive(timeout=max(0.0, deadline - time.monotonic()))
+            except ImplementationTimeout:
+                break
+            if isinstance(seen, dict) and answers(seen, fetch["id"]):
+                break
+            others.append(seen)
+            question = question_of([seen], task_id)
+    if question is None:
+        pytest.skip(f"fixture-missing: the task of {tool.name} asked the requestor nothing (statuses {before})")
+    asked = statuses_until(peer, task_id, others, lambda s: s == "input_required", ASKED_STATUS_BOUND)
+    peer.send({"jsonrpc": "2.0", "id": question["id"], "result": reply_to(question)})
+    after = statuses_until(peer, task_id, others, lambda s: s != "input_required", LEAVE_BOUND)
+    return {"tool": tool.name, "before": before, "question": question, "asked": asked, "after": after}
+
+
+@for_req("tasks-input-required-when-needed", "server")
+def test_a_task_that_waits_for_the_requestors_answer_is_input_required(revision: str, server: Peer) -> None:
+    """While the task's question to the requestor is open (sent, not yet answered), tasks/get reports the task
+    input_required (given a moment, should the status follow the question)."""
+    record = input_round(server)
+    assert record["asked"][-1] == "input_required", (
+        f"while its {record['question']['method']} to the requestor was open, the task of {record['tool']} was "
+        f"{record['asked']} (before: {record['before']})"
+    )
+
+
+@for_req("tasks-leave-input-required", "server")
+def test_a_task_leaves_input_required_once_answered(revision: str, server: Peer) -> None:
+    """Once the requestor has answered the task's question, tasks/get soon reports it out of input_required
+    (working again, or ended)."""
+    record = input_round(server)
+    assert record["after"][-1] != "input_required", (
+        f"{LEAVE_BOUND:g}s after its {record['question']['method']} was answered, the task of {record['tool']} "
+        f"was still {record['after']}"
+    )
+
+
 # -- the client as requestor (2025-11-25): task-augmented tool calls, polling, tasks/result, tasks/list -----
 #
 # The scripted server (Streamable HTTP) plays a receiver of task-augmented tools/call (ScriptedTasks): it lists
@@ -1503,3 +1629,33 @@ def test_an_undeclared_task_param_is_ignored_by_the_client(
     scripted_stdio.ask["tools/call"] = [TASK_SAMPLING]
     run = run_stdio_client("sampling")
     run.judge(lambda: check_handled_as_ordinary(scripted_stdio))
+
+
+def check_polls_after_failed_result(tasks: ScriptedTasks, server: Any) -> None:
+    refused = [
+        (n, (f.get("params") or {}).get("taskId"))
+        for n, f in enumerate(client_requests(server))
+        if f.get("method") == "tasks/result"
+    ][:1]
+    if not refused:
+        raise HarnessError(f"the client never asked for a result: {[f.get('method') for f in server.requests()]}")
+    number, task_id = refused[0]
+    later = [
+        f
+        for f in client_requests(server)[number + 1 :]
+        if f.get("method") in ("tasks/get", "tasks/result") and (f.get("params") or {}).get("taskId") == task_id
+    ]
+    assert later, (
+        f"once its tasks/result for task {task_id} failed (HTTP 503), the client neither polled the task again nor "
+        "asked for its result anew"
+    )
+
+
+@for_req("tasks-poll-alongside-result", "client")
+def test_polling_goes_on_when_tasks_result_fails(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """Each task moves to input_required at its third poll; the client's first tasks/result is refused at the
+    HTTP level (503: no outcome of the task, only a failed call). No longer blocked on it, the client goes on
+    with the task: another tasks/get (or a new tasks/result, which blocks until the task ends)."""
+    tasks = ScriptedTasks(scripted_server, input_required=True)
+    scripted_server.refusals["tasks/result"] = [(503, None)]
+    run_client("task_tool_calls").judge(lambda: check_polls_after_failed_result(tasks, scripted_server))

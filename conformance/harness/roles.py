@@ -173,6 +173,12 @@ ROLES: Mapping[str, Role] = _roles(
         {"prompt": "Say hello"},
     ),
     Role(
+        "input-task-tool",
+        "tool",
+        "at 2025-11-25 offers task execution (execution.taskSupport) and, called as a task by a client that "
+        "declared elicitation, needs the client's answer (an elicitation/create of the task) before it can finish",
+    ),
+    Role(
         "sampling-required-tool",
         "tool",
         "cannot be served without the client's sampling capability, and is refused without it "
