@@ -596,14 +596,21 @@ def test_the_client_ignores_invalid_cancellations(
 
 # -- initialize is never cancelled ---------------------------------------------------------------------------
 
+LOG_DURING_HANDSHAKE = {
+    "jsonrpc": "2.0",
+    "method": "notifications/message",
+    "params": {"level": "info", "logger": "mcp-matrix", "data": "still initializing"},
+}
+
 
 @for_req("cancellation-initialize-not-cancellable", "client", transports=BOTH_TRANSPORTS)
 def test_the_client_never_cancels_its_initialize_request(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
-    """The scripted server holds initialize; the application gives up connecting (``abandoned_handshake``):
-    the client abandons the handshake without a notifications/cancelled for it."""
-    script(scripted_peer, paces={"initialize": Pace(delay=None)})
+    """The scripted server holds initialize, sending only a log message meanwhile (which a server may send
+    before its result); at that message the application gives up connecting (``abandoned_handshake``): the
+    client abandons the handshake without a notifications/cancelled for it."""
+    script(scripted_peer, paces={"initialize": Pace(delay=None, notify_first=(LOG_DURING_HANDSHAKE,))})
     run = run_peer_client("abandoned_handshake")
 
     def check() -> None:

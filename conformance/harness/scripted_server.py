@@ -83,11 +83,13 @@ class Pace:
     # Not None: each request of ``ask`` is cancelled as soon as it is sent (a notifications/cancelled naming it,
     # with this reason), its answer not awaited: a request of the server that the client is still working on.
     cancel_asks: str | None = None
+    # Notifications sent as they are, before anything else (a log message during a held initialize, say).
+    notify_first: tuple[dict, ...] = ()
 
     def to_json(self) -> str:
         fields = {"delay": self.delay, "progress_every": self.progress_every, "ask": list(self.ask)}
         fields |= {"ask_params": self.ask_params, "answer_on_cancel": self.answer_on_cancel}
-        return json.dumps(fields | {"cancel_asks": self.cancel_asks})
+        return json.dumps(fields | {"cancel_asks": self.cancel_asks, "notify_first": list(self.notify_first)})
 
     @classmethod
     def from_json(cls, text: str) -> Pace:
@@ -99,6 +101,7 @@ class Pace:
             ask_params=fields.get("ask_params") or {},
             answer_on_cancel=bool(fields.get("answer_on_cancel")),
             cancel_asks=fields.get("cancel_asks"),
+            notify_first=tuple(fields.get("notify_first") or ()),
         )
 
 
@@ -704,6 +707,8 @@ class ScriptedServer:
                 return False
             return True
 
+        for notification in pace.notify_first:
+            event(notification)
         for method in pace.ask:
             asked = self.client_answers.request(method, pace.ask_params.get(method))
             if pace.cancel_asks is not None:  # sent, then cancelled at once (Pace.cancel_asks)

@@ -318,6 +318,8 @@ class ScriptedStdioServer:
 
     def _paced(self, request: dict, pace: Pace) -> None:
         """Answer ``request`` as ``pace`` says (see scripted_server.Pace), on a thread of its own."""
+        for notification in pace.notify_first:
+            self._write(notification)
         for method in pace.ask:
             asked = self.client_answers.request(method, pace.ask_params.get(method))
             self._write(asked)
