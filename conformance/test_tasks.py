@@ -1659,3 +1659,31 @@ def test_polling_goes_on_when_tasks_result_fails(revision: str, run_client: Any,
     tasks = ScriptedTasks(scripted_server, input_required=True)
     scripted_server.refusals["tasks/result"] = [(503, None)]
     run_client("task_tool_calls").judge(lambda: check_polls_after_failed_result(tasks, scripted_server))
+
+
+def check_declared_task_receiver(scripted: Any) -> None:
+    frames = [f for f in scripted.record.frames() if isinstance(f, dict)]
+    answers = [f for f in frames if "method" not in f and f.get("id") == TASK_SAMPLING_ID]
+    result = answers[0].get("result") if answers else None
+    if not (isinstance(result, dict) and "task" in result):
+        pytest.skip(f"fixture-missing: the client did not take the sampling request as a task: {answers}")
+    initialize = next((f for f in frames if f.get("method") == "initialize"), {})
+    capabilities = (initialize.get("params") or {}).get("capabilities") or {}
+    declared = (((capabilities.get("tasks") or {}).get("requests") or {}).get("sampling") or {}).get("createMessage")
+    assert isinstance(declared, dict), (
+        f"the client took a sampling request as a task without declaring tasks.requests.sampling.createMessage "
+        f"at initialization: {capabilities}"
+    )
+
+
+@for_req("tasks-declare-capability", "client")
+def test_a_client_that_takes_sampling_as_a_task_declared_it(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """During the client's tool call the server sends it a task-augmented sampling request; a client that
+    accepts it as a task (answers with a CreateTaskResult) declared, at initialization, tasks.requests with
+    sampling.createMessage. A client that samples it as an ordinary request does not reach the situation
+    (fixture-missing)."""
+    scripted_stdio.ask["tools/call"] = [TASK_SAMPLING]
+    run = run_stdio_client("sampling_task_receiver")
+    run.judge(lambda: check_declared_task_receiver(scripted_stdio))

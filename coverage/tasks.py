@@ -409,6 +409,12 @@ COVERS += [
 # The client as receiver (2025-11-25, over stdio): a sampling request with a task param it never declared.
 COVERS += [
     Cover(
+        "tasks-declare-capability",
+        "client",
+        f"{TESTS}::test_a_client_that_takes_sampling_as_a_task_declared_it",
+        fault=drop_field("initialize", "params.capabilities.tasks"),  # the tasks it takes left undeclared
+    ),
+    Cover(
         "tasks-ignore-undeclared-augmentation",
         "client",
         f"{TESTS}::test_an_undeclared_task_param_is_ignored_by_the_client",
@@ -493,7 +499,6 @@ GAPS: list[Gap] = [
         "#12",
         "catalogued, not yet tested",
         {
-            "tasks-declare-capability": "client",
             "tasks-client-may-drop-sse": "client",
             "tasks-streamable-http-rules-still-apply": "client",
             "tasks-status-notification-optional": "client",
