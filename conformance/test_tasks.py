@@ -934,17 +934,20 @@ class HarnessTask:
         return result | {"_meta": {RELATED_TASK: {"taskId": self.task_id}}}
 
 
-def run_as_receiver(server: Peer, tool: Binding, needs_input: bool = False, hang_fails: bool = False) -> dict:
+def run_as_receiver(
+    server: Peer, tool: Binding, needs_input: bool = False, hang_fails: bool = False, fail_early_result: bool = False
+) -> dict:
     """Call ``tool`` and play the receiver of every task-augmented request it makes, until the call is
     answered; what the server sent, each of its requests with the time it came (seconds from the call).
-    A call never answered leaves the test inconclusive, unless ``hang_fails`` (the test's own subject)."""
+    A call never answered leaves the test inconclusive, unless ``hang_fails`` (the test's own subject). With
+    ``fail_early_result``, a tasks/result of a task that has not ended is failed at once (an error)."""
     start = time.monotonic()
     call_id = "asking-call"
     frame = server.envelope("tools/call", call_id, {"name": tool.name, "arguments": tool.args()})
     server.send_request(frame)
     tasks: dict[str, HarnessTask] = {}
     held: list[tuple[dict, HarnessTask]] = []  # tasks/result requests held until their task ends
-    record: dict[str, Any] = {"requests": [], "response": None, "tasks": tasks, "statuses": []}
+    record: dict[str, Any] = {"requests": [], "response": None, "tasks": tasks, "statuses": [], "failed_results": []}
     deadline = start + ASKED_BOUND
     while record["response"] is None:
         for request, task in list(held):
@@ -979,6 +982,11 @@ def run_as_receiver(server: Peer, tool: Binding, needs_input: bool = False, hang
                 answer = task.polled()
                 record["statuses"].append(answer["status"])
                 server.send({"jsonrpc": "2.0", "id": seen["id"], "result": answer})
+            elif method == "tasks/result" and fail_early_result and task.status() not in TERMINAL:
+                task.result_asked = True
+                record["failed_results"].append(time.monotonic() - start)
+                failure = {"code": -32603, "message": "mcp-matrix: tasks/result failed; the task goes on"}
+                server.send({"jsonrpc": "2.0", "id": seen["id"], "error": failure})
             elif method == "tasks/result":
                 task.result_asked = True
                 held.append((seen, task))
@@ -996,13 +1004,15 @@ def run_as_receiver(server: Peer, tool: Binding, needs_input: bool = False, hang
     return record
 
 
-def asked_as_task(server: Peer, needs_input: bool = False, hang_fails: bool = False) -> dict:
+def asked_as_task(
+    server: Peer, needs_input: bool = False, hang_fails: bool = False, fail_early_result: bool = False
+) -> dict:
     """The record of a run of the task-sampling-tool (the role of a tool that asks a client declaring
     task-augmented sampling for a sampling request augmented as a task), the harness as receiver."""
     bound(server, "task-sampling-tool")
     server.open(ASKED_CAPABILITIES | {"tasks": CLIENT_TASKS})
     tool = require_role(server, "task-sampling-tool")
-    record = run_as_receiver(server, tool, needs_input, hang_fails)
+    record = run_as_receiver(server, tool, needs_input, hang_fails, fail_early_result)
     if not record["tasks"]:
         pytest.skip(f"fixture-missing: {tool.name} made no task-augmented request: {record['requests']}")
     return record
@@ -1206,6 +1216,86 @@ def test_a_task_leaves_input_required_once_answered(revision: str, server: Peer)
     assert record["after"][-1] != "input_required", (
         f"{LEAVE_BOUND:g}s after its {record['question']['method']} was answered, the task of {record['tool']} "
         f"was still {record['after']}"
+    )
+
+
+def started_input_task(peer: Peer) -> tuple[str, str]:
+    """A new task of the input-task-tool (its name, the task id), on a session that declared elicitation."""
+    bound(peer, "input-task-tool")
+    peer.open({"elicitation": {}, "sampling": {}})
+    tool = require_role(peer, "input-task-tool")
+    response = peer.rpc("tools/call", {"name": tool.name, "arguments": tool.args(), "task": {}}, check=False)
+    task = created_task(response)
+    precondition(task is not None and isinstance(task.get("taskId"), str), f"{tool.name} created no task: {response}")
+    assert task is not None
+    return tool.name, task["taskId"]
+
+
+def question_within(peer: Peer, task_id: str, seconds: float, others: list[Any]) -> dict | None:
+    """The task's question to the requestor (see question_of) within ``seconds``: sent directly, or delivered
+    through tasks/result, which is called (as a requestor calls it on input_required) once ``seconds`` have
+    passed or the task is input_required or ended, whichever comes first; its answer ends the wait."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        task = task_status(peer, task_id, others)
+        if question := question_of(others, task_id):
+            return question
+        if task.get("status") in (*TERMINAL, "input_required"):
+            break
+        time.sleep(min(pace(task), 0.25, max(0.0, deadline - time.monotonic())))
+    fetch = peer.envelope("tasks/result", peer.next_id(), {"taskId": task_id})
+    peer.send_request(fetch)
+    until = time.monotonic() + TASK_BOUND
+    while time.monotonic() < until:
+        try:
+            seen = peer.receive(timeout=max(0.0, until - time.monotonic()))
+        except ImplementationTimeout:
+            break
+        if isinstance(seen, dict) and answers(seen, fetch["id"]):
+            break
+        others.append(seen)
+        if question := question_of([seen], task_id):
+            return question
+    return question_of(others, task_id)
+
+
+@for_req("tasks-cancel-stop-execution", "server")
+def test_a_cancelled_task_stops_working(revision: str, server: Peer) -> None:
+    """The input-task-tool's task asks the requestor a question a while into its work: left to run, it shows
+    when; a second task, cancelled at once, must ask nothing in twice that time (its work halted), neither
+    directly nor through its tasks/result, called then. The server runs nothing else meanwhile, so a question
+    naming no task counts too."""
+    name, reference = started_input_task(server)  # first: it opens the session declaring elicitation
+    canceller(server)
+    start = time.monotonic()
+    first = question_within(server, reference, TASK_BOUND, [])
+    took = time.monotonic() - start
+    if first is None:
+        pytest.skip(f"fixture-missing: the task of {name} asked the requestor nothing within {TASK_BOUND:g}s")
+    server.send({"jsonrpc": "2.0", "id": first["id"], "result": reply_to(first)})
+    _, task_id = started_input_task(server)
+    cancelled = task_request(server, "tasks/cancel", task_id)
+    precondition("result" in cancelled, f"tasks/cancel of a working task failed: {cancelled}")
+    late = question_within(server, task_id, 2 * took + 0.5, [])
+    assert late is None, (
+        f"the task of {name} asked its question {took:.1f}s into its work when left to run; cancelled at once, "
+        f"it still asked: {late}"
+    )
+
+
+@for_req("tasks-poll-alongside-result", "server")
+def test_the_server_polls_on_after_a_failed_tasks_result(revision: str, server: Peer) -> None:
+    """The harness's task reports input_required; when the server calls tasks/result before the task has
+    ended, the harness fails that call at once (an error, the task still running): a server no longer waiting
+    on tasks/result goes on polling the task with tasks/get."""
+    record = asked_as_task(server, needs_input=True, fail_early_result=True)
+    failed = record["failed_results"]
+    if not failed:
+        pytest.skip("fixture-missing: the server never called tasks/result before its task had ended")
+    polls_after = [at for at, _ in requests_of(record, "tasks/get") if at > failed[0]]
+    assert polls_after, (
+        f"after its tasks/result failed at {failed[0]:.2f}s, the server never polled its task again: "
+        f"{[(round(at, 2), f.get('method')) for at, f in record['requests']]}"
     )
 
 
