@@ -5,6 +5,9 @@ The server is driven through the role ``sampling-tool`` (a tool that asks the cl
 client declared sampling). Before 2026-07-28 the server asks with a request of its own during the call,
 which the harness answers; at 2026-07-28 the request is an entry of the call's ``inputRequests``
 (basic/patterns/mrtr), and the harness retries with the answer.
+
+Client side (the last section): the client under test answering the scripted stdio server's sampling
+requests, judged on what it declares and what it answers.
 """
 
 from __future__ import annotations
@@ -367,7 +370,6 @@ OFFERED_TOOL = {
 ANSWERED_CALL = {"content": [{"type": "text", "text": "done"}], "isError": False, "resultType": "complete"}
 TEXT_BLOCK = {"type": "text", "text": "Sunny"}
 TOOL_USE_BLOCK = {"type": "tool_use", "id": "mcp-matrix-use-1", "name": "get_weather", "input": {"city": "Paris"}}
-SAMPLED_RESULT = {"role": "assistant", "content": TEXT_BLOCK, "model": "mcp-matrix-model", "stopReason": "endTurn"}
 
 
 def question(messages: list[dict] | None = None, **params: Any) -> dict:
@@ -444,7 +446,8 @@ def declared_capabilities(server: ScriptedStdio) -> list[tuple[str, Any]]:
     requests = [f for f in client_frames(server) if isinstance(f, dict) and "method" in f and "id" in f]
     if server.revision != MODERN:
         return [(r["method"], params_of(r).get("capabilities")) for r in requests if r["method"] == "initialize"]
-    return [(r["method"], (params_of(r).get("_meta") or {}).get(CAPABILITIES_META)) for r in requests]
+    metas = [(r["method"], params_of(r).get("_meta")) for r in requests]
+    return [(method, meta.get(CAPABILITIES_META) if isinstance(meta, dict) else None) for method, meta in metas]
 
 
 def assert_declared(server: ScriptedStdio, member: str, only: tuple[str, ...] = ()) -> None:
