@@ -42,6 +42,7 @@ from conformance.harness.surface import listed, server_capabilities
 from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers, is_response
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import ConfiguredServer, active_fault
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 TERMINAL = ("completed", "failed", "cancelled")
@@ -846,6 +847,89 @@ def test_task_messages_over_http_are_answered_as_the_transport_requires(revision
         if not [f for f in http_server.frames_of(exchange) if answers(f, frame["id"])]:
             problems.append(f"{frame['method']}: the {content_type} answer carried no response to it")
     assert not problems, "; ".join(problems)
+
+
+# -- tasks bound to an authorization context (the server configured with two bearer tokens, two principals) -------
+
+
+class AuthorizedPeer(HttpPeer):
+    """A client of the server configured with bearer tokens, sending its own on every request."""
+
+    token = ""
+
+    def headers_for(self, frame: Any) -> dict[str, str]:
+        return super().headers_for(frame) | {"Authorization": f"Bearer {self.token}"}
+
+
+def two_principals(
+    revision: str, configured_server: ConfiguredServer, tmp_path: Path, request: pytest.FixtureRequest
+) -> tuple[AuthorizedPeer, AuthorizedPeer]:
+    """Two sessions of the server configured with two bearer tokens (its profile's ``two-bearer-tokens``): the
+    owner's (no fault) and another principal's (under the test's fault: what the other is told). Opened."""
+    configured = configured_server("two-bearer-tokens")
+    peers = []
+    for name, token, fault in (("owner", "token", None), ("other", "other-token", active_fault(request))):
+        peer = AuthorizedPeer(
+            configured.url, Trace(tmp_path / f"{name}.jsonl", "streamable-http"), revision, fault=fault
+        )
+        peer.token = configured.values[token]
+        peer.roles = request.getfixturevalue("target").roles
+        peer.open()
+        peers.append(peer)
+    return peers[0], peers[1]
+
+
+@for_req("tasks-bind-auth-context", "server")
+def test_a_task_belongs_to_the_principal_that_created_it(
+    revision: str, configured_server: ConfiguredServer, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """A task created by one principal is served to it by tasks/get, and not to another principal of the same
+    server: the task is bound to the context that created it."""
+    owner, other = two_principals(revision, configured_server, tmp_path, request)
+    with owner, other:
+        task = new_task(owner)
+        got(owner, task["taskId"])  # its own principal reads it
+        foreign = task_request(other, "tasks/get", task["taskId"])
+    assert "result" not in foreign, f"another principal was served task {task['taskId']}: {foreign}"
+
+
+@for_req("tasks-reject-foreign-context", "server")
+def test_another_principals_task_requests_are_refused(
+    revision: str, configured_server: ConfiguredServer, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """tasks/get, tasks/result and (where declared) tasks/cancel of one principal's task, sent by another, are
+    each refused with an error; the task is still the owner's to read, and not cancelled."""
+    owner, other = two_principals(revision, configured_server, tmp_path, request)
+    with owner, other:
+        capabilities = serves_tool_tasks(owner)
+        task = new_task(owner)
+        methods = ["tasks/get", "tasks/result"] + (["tasks/cancel"] if cancels_tasks(capabilities) else [])
+        answered = [(m, task_request(other, m, task["taskId"], timeout=TASK_BOUND)) for m in methods]
+        after = got(owner, task["taskId"])
+    served = [(m, r) for m, r in answered if "error" not in r]
+    assert not served, f"another principal's requests for task {task['taskId']} were not refused: {served}"
+    assert after.get("status") != "cancelled", f"another principal's tasks/cancel cancelled the task: {after}"
+
+
+@for_req("tasks-list-own-context-only", "server")
+def test_tasks_list_shows_a_principal_only_its_own_tasks(
+    revision: str, configured_server: ConfiguredServer, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """One principal's task is in its own tasks/list and not in another principal's; and every task the other
+    principal is listed is one it can read (tasks/get), as a task of its own context is."""
+    owner, other = two_principals(revision, configured_server, tmp_path, request)
+    with owner, other:
+        lister(owner)
+        task = new_task(owner)
+        new_task(other)
+        precondition(
+            task["taskId"] in {t.get("taskId") for t in listed_tasks(owner)},
+            f"the owner's own tasks/list leaves out its task {task['taskId']}",
+        )
+        seen = [t.get("taskId") for t in listed_tasks(other)]
+        unreadable = [i for i in seen if "result" not in task_request(other, "tasks/get", i)]
+    assert task["taskId"] not in seen, f"another principal's tasks/list lists the owner's task {task['taskId']}: {seen}"
+    assert not unreadable, f"another principal's tasks/list lists tasks it may not read: {unreadable}"
 
 
 # -- the server as requestor ---------------------------------------------------------------------------------------

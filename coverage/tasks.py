@@ -315,6 +315,26 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_a_task_leaves_input_required_once_answered",
         fault=set_field("tasks/get", "result.status", "input_required"),
     ),
+    # tasks and authorization contexts: the server configured with two bearer tokens (two-bearer-tokens); the
+    # faults damage only what the other principal is told
+    Cover(
+        "tasks-bind-auth-context",
+        "server",
+        f"{TESTS}::test_a_task_belongs_to_the_principal_that_created_it",
+        fault=set_field("tasks/get", "result", FAKE_TASK),
+    ),
+    Cover(
+        "tasks-reject-foreign-context",
+        "server",
+        f"{TESTS}::test_another_principals_task_requests_are_refused",
+        fault=set_field("tasks/get", "result", FAKE_TASK),
+    ),
+    Cover(
+        "tasks-list-own-context-only",
+        "server",
+        f"{TESTS}::test_tasks_list_shows_a_principal_only_its_own_tasks",
+        fault=set_field("tasks/list", "result.tasks", [FAKE_TASK]),
+    ),
     Cover(
         "tasks-cancel-stop-execution",
         "server",
@@ -452,16 +472,6 @@ GAPS: list[Gap] = [
         {
             "tasks-list-cursor-opaque": "server",
             "tasks-no-reliance-on-cancelled-retention": "server",
-        },
-    ),
-    *gaps(
-        "#11",
-        "tasks bound to an authorization context need a target configured with two bearer identities; the "
-        "profiles' bearer-token configuration offers one",
-        {
-            "tasks-bind-auth-context": "server",
-            "tasks-reject-foreign-context": "server",
-            "tasks-list-own-context-only": "server",
         },
     ),
     *gaps(
