@@ -1642,7 +1642,7 @@ def check_paced(server: Any) -> None:
     polls = {task: times for task, times in polls_by_task(server).items() if len(times) >= 2}
     if not polls:
         raise HarnessError(f"the client never polled a task twice: {polls_by_task(server)}")
-    floor = CLIENT_POLL_MS / 1000 * 0.9
+    floor = CLIENT_POLL_MS / 1000 * 0.75  # arrival times carry the machine's scheduling noise: a margin
     for task, times in polls.items():
         gaps_ = [round(later - earlier, 3) for earlier, later in itertools.pairwise(times)]
         assert min(gaps_) >= floor, f"task {task} was polled {gaps_} s apart; its pollInterval is {CLIENT_POLL_MS} ms"
@@ -1651,7 +1651,7 @@ def check_paced(server: Any) -> None:
 @for_req("tasks-honour-poll-interval", "client")
 def test_polling_keeps_to_the_poll_interval(revision: str, run_client: Any, scripted_server: Any) -> None:
     """Each tasks/get answer suggests a pollInterval of 150 ms: successive polls of a task come no closer than
-    that (the first poll, right after creation, is not judged)."""
+    that, less a margin for scheduling noise (112 ms); the first poll, right after creation, is not judged."""
     ScriptedTasks(scripted_server)
     run_client("task_tool_calls").judge(lambda: check_paced(scripted_server))
 
