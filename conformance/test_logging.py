@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.frames import ALL_TRANSPORTS, BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer
 from conformance.harness.roles import Binding, bound, require_role
@@ -268,7 +268,7 @@ def offering_logging(server: ScriptedPeer) -> None:
     server.answers["logging/setLevel"] = lambda frame: {}
 
 
-@for_req("logging-set-level-allowed", "client", transports=BOTH_TRANSPORTS)
+@for_req("logging-set-level-allowed", "client", transports=ALL_TRANSPORTS)
 def test_the_client_may_set_the_log_level_of_a_server_that_logs(
     revision: str, transport: str, run_peer_client: Callable[[str], ClientRun], scripted_peer: ScriptedPeer
 ) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.frames import ALL_TRANSPORTS, BOTH_TRANSPORTS
 from conformance.harness.peer import Peer, precondition
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer, page_cursors, paged_answer
 from conformance.harness.scripted_stdio import ScriptedStdio
@@ -76,10 +76,11 @@ def test_an_invalid_cursor_gets_minus_32602(revision: str, transport: str, peer:
 
 # -- the client side: following the cursors of the scripted server's listings ---------------------------
 #
-# The scripted server (stdio or Streamable HTTP) answers ``tools/list`` page by page (``PAGES``: pages of 3,
-# 1, 2, 2, 1 and 1 tools, their cursors of five unlike forms) and ``prompts/list`` in one page without a
-# cursor; the client runs ``paginated_lists``: its application asks for every tool and every prompt and
-# reports what it received (``mcp-matrix: listed {...}``). A cursor no page issued is refused with -32602.
+# The scripted server (stdio, Streamable HTTP, 2024-11-05's HTTP+SSE) answers ``tools/list`` page by page
+# (``PAGES``: pages of 3, 1, 2, 2, 1 and 1 tools, their cursors of five unlike forms) and ``prompts/list`` in
+# one page without a cursor; the client runs ``paginated_lists``: its application asks for every tool and
+# every prompt and reports what it received (``mcp-matrix: listed {...}``). A cursor no page issued is refused
+# with -32602.
 
 TOOL_PAGE_SIZES = (3, 1, 2, 2, 1, 1)
 CURSORS = (  # the nextCursor of each page but the last: "{connection}" is the connection's number (1, 2)
@@ -174,7 +175,7 @@ def listed(run: ClientRun) -> dict:
     return report
 
 
-@for_req("pagination-cursor-not-parsed-or-modified", "client", transports=BOTH_TRANSPORTS)
+@for_req("pagination-cursor-not-parsed-or-modified", "client", transports=ALL_TRANSPORTS)
 def test_the_client_hands_each_cursor_back_as_it_came(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
@@ -193,7 +194,7 @@ def test_the_client_hands_each_cursor_back_as_it_came(
         pytest.skip("fixture-missing: the client followed no cursor, so it handed none back")
 
 
-@for_req("pagination-cursor-no-format-assumptions", "client", transports=BOTH_TRANSPORTS)
+@for_req("pagination-cursor-no-format-assumptions", "client", transports=ALL_TRANSPORTS)
 def test_the_client_follows_cursors_of_any_form(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
@@ -210,7 +211,7 @@ def test_the_client_follows_cursors_of_any_form(
     run.judge(check)
 
 
-@for_req("pagination-client-no-fixed-page-size", "client", transports=BOTH_TRANSPORTS)
+@for_req("pagination-client-no-fixed-page-size", "client", transports=ALL_TRANSPORTS)
 def test_the_client_goes_on_after_a_shorter_page(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
@@ -231,7 +232,7 @@ def test_the_client_goes_on_after_a_shorter_page(
     assert not missing, f"the client's application did not get the tools {missing} (pages of {TOOL_PAGE_SIZES})"
 
 
-@for_req("pagination-client-missing-cursor-ends", "client", transports=BOTH_TRANSPORTS)
+@for_req("pagination-client-missing-cursor-ends", "client", transports=ALL_TRANSPORTS)
 def test_a_page_without_a_cursor_ends_the_listing(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
@@ -253,7 +254,7 @@ def test_a_page_without_a_cursor_ends_the_listing(
     run.judge(check)
 
 
-@for_req("pagination-client-supports-both-flows", "client", transports=BOTH_TRANSPORTS)
+@for_req("pagination-client-supports-both-flows", "client", transports=ALL_TRANSPORTS)
 def test_the_client_takes_paginated_and_unpaginated_listings(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
@@ -281,7 +282,7 @@ def frames_of_connections(server: ScriptedPeer) -> tuple[list[Any], list[Any]]:
     return frames[: opened[1]], frames[opened[1] :]
 
 
-@for_req("pagination-cursor-not-persisted", "client", transports=BOTH_TRANSPORTS)
+@for_req("pagination-cursor-not-persisted", "client", transports=ALL_TRANSPORTS)
 def test_no_cursor_of_an_earlier_session_is_used(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
@@ -300,7 +301,7 @@ def test_no_cursor_of_an_earlier_session_is_used(
     run.judge(check)
 
 
-@for_req("pagination-cursor-presence-only", "client", transports=BOTH_TRANSPORTS)
+@for_req("pagination-cursor-presence-only", "client", transports=ALL_TRANSPORTS)
 def test_an_empty_cursor_does_not_end_the_listing(
     revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
 ) -> None:
