@@ -1,4 +1,5 @@
-"""Elicitation, server side: what a server asks the user through the client, and when.
+"""Elicitation, server side: what a server asks the user through the client, and when; and, in the module's
+second half, the client side: how the client under test answers the scripted server's questions.
 
 Each test holds the server under test to one requirement of docs/spec/requirements.md (elicitation),
 at every revision its cover claims (see coverage/elicitation.py). The tools called are those the

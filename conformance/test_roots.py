@@ -5,6 +5,9 @@ The server is driven through the role ``roots-tool`` (a tool that asks the clien
 the client declared roots). Before 2026-07-28 the server asks with a ``roots/list`` request of its own
 during the call, which the harness answers; at 2026-07-28 it asks in the call's ``input_required``
 result, and the harness retries with the answer (basic/patterns/mrtr).
+
+Client side (the second half of the module): the client under test, through the client driver's roots
+scenarios, answering the scripted server's questions for its roots.
 """
 
 from __future__ import annotations
