@@ -316,3 +316,107 @@ def test_an_empty_cursor_does_not_end_the_listing(
     run.judge(check)
     missing = [name for name in names(TOOLS[:4]) if name not in listed(run).get("tools", [])]
     assert not missing, f"after the cursor '' the client's application did not get the tools {missing}"
+
+
+# The same at 2026-07-28 with the pages walked by the client on its own: it calls ``tool-4`` without listing
+# the tools (``call_tool_by_name``), the server rejects the call (HeaderMismatch: it does not know that the
+# client has the tool's schema), and a client that lists the tools again to find it (the SDK does) follows
+# the pages itself, not as the driver's application would.
+HEADER_MISMATCH = {"error": {"code": -32020, "message": "HeaderMismatch: list the tools to get this one's schema"}}
+CALLED = {"content": [{"type": "text", "text": "called"}], "isError": False, "resultType": "complete"}
+
+
+def rejecting_the_first_call(server: ScriptedPeer) -> None:
+    """The first tools/call is rejected with HeaderMismatch, every later one answered."""
+    if isinstance(server, ScriptedStdio):
+        server.sequences["tools/call"] = [HEADER_MISMATCH, CALLED]
+        return
+    assert isinstance(server, ScriptedServer)
+    calls = iter(range(1 << 30))
+    server.answers["tools/call"] = lambda frame: dict(HEADER_MISMATCH if next(calls) == 0 else CALLED)
+
+
+@for_req("pagination-cursor-presence-only", "client", transports=BOTH_TRANSPORTS)
+def test_an_empty_cursor_does_not_end_the_clients_own_listing(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The tool the client looks for is on the last page; the first page's ``nextCursor`` is ``""``: a client
+    that lists the tools again after its call was rejected asks for the page of the cursor ``""``."""
+    paged(scripted_peer, "tools/list", "tools", PRESENCE_PAGES)
+    rejecting_the_first_call(scripted_peer)
+    run = run_peer_client("call_tool_by_name")
+
+    def check() -> bool:
+        frames = [f for f in scripted_peer.frames() if isinstance(f, dict)]
+        calls = [i for i, f in enumerate(frames) if f.get("method") == "tools/call" and "id" in f]
+        relisting = listings(frames[calls[0] + 1 :]) if calls else []
+        if not relisting:
+            return False
+        sent = [cursor_of(request) for request in relisting]
+        assert "" in sent, f"listing the tools again, the client took the cursor '' for the end (it sent {sent!r})"
+        return True
+
+    if not run.judge(check):
+        pytest.skip("fixture-missing: the client did not list the tools again after its call was rejected")
+
+
+# ``tool-4`` on none of these pages: a client that lists the tools again to find it walks every page (one
+# shorter than the first among them) to the last, which carries no cursor.
+WITHOUT_THE_TOOL = pages_of(TOOLS[4:], (3, 1, 2), CURSORS[:2])
+
+
+def relisting(run_client: RunClient, server: ScriptedPeer) -> tuple[ClientRun, Callable[[], list[dict]]]:
+    """``call_tool_by_name`` against a server that rejects the first call and lists WITHOUT_THE_TOOL; and the
+    tools/list requests the client sent after the rejected call (read when called)."""
+    paged(server, "tools/list", "tools", WITHOUT_THE_TOOL)
+    rejecting_the_first_call(server)
+    run = run_client("call_tool_by_name")
+
+    def requests() -> list[dict]:
+        frames = [f for f in server.frames() if isinstance(f, dict)]
+        calls = [i for i, f in enumerate(frames) if f.get("method") == "tools/call" and "id" in f]
+        return listings(frames[calls[0] + 1 :]) if calls else []
+
+    return run, requests
+
+
+@for_req("pagination-client-no-fixed-page-size", "client", transports=BOTH_TRANSPORTS)
+def test_the_clients_own_listing_goes_on_after_a_shorter_page(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """Listing the tools again on its own (its call rejected, the tool on no page), the client asks for the
+    page after the second one, which held one tool where the first held three."""
+    run, relisted = relisting(run_peer_client, scripted_peer)
+    first, after_short = page_cursors(WITHOUT_THE_TOOL, 1)[: SHORT_PAGE + 1]
+
+    def check() -> bool:
+        sent = [cursor_of(request) for request in relisted()]
+        if first not in sent:  # it never asked for the short page: it does not walk the pages on its own
+            return False
+        assert after_short in sent, f"after a page of one tool the client's listing stopped (cursors sent: {sent!r})"
+        return True
+
+    if not run.judge(check):
+        pytest.skip("fixture-missing: the client did not walk the pages on its own after its call was rejected")
+
+
+@for_req("pagination-client-missing-cursor-ends", "client", transports=BOTH_TRANSPORTS)
+def test_the_clients_own_listing_ends_at_a_page_without_a_cursor(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """Listing the tools again on its own (its call rejected, the tool on no page), the client stops at the
+    page without ``nextCursor``: no later request of its listing carries a cursor."""
+    run, relisted = relisting(run_peer_client, scripted_peer)
+    last = page_cursors(WITHOUT_THE_TOOL, 1)[-2]
+
+    def check() -> bool:
+        requests = relisted()
+        ended = [i for i, request in enumerate(requests) if cursor_of(request) == last]
+        if not ended:
+            return False
+        beyond = [r for r in requests[ended[0] + 1 :] if cursor_of(r) is not None]
+        assert not beyond, f"after the page without nextCursor the client's listing asked for more: {beyond}"
+        return True
+
+    if not run.judge(check):
+        pytest.skip("fixture-missing: the client's own listing never reached the page without a cursor")

@@ -4,10 +4,11 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import drop_field, inject_before, misreport, set_field
+from conformance.harness.faults import answer_twice, drop_field, inject_before, misreport, set_field
 from conformance.matrix.covers import Cover, Gap
 
 TESTS = "conformance/test_pagination.py"
+HEADER_MISMATCH = "2026-07-28"  # where a rejected call (HeaderMismatch) has a client list the tools again
 # Faults on the client's frames: a cursor it altered, cursors it dropped (so it starts over, page after
 # page), a page asked for past the end, the first connection's cursor on the second, and an application
 # told one listing for the other.
@@ -19,7 +20,6 @@ PAST_THE_END = {
     "method": "tools/list",
     "params": {"cursor": "1" + "-opaque" * 64},  # the cursor of the last page, again
 }
-
 COVERS: list[Cover] = [
     Cover(
         "pagination-server-stable-cursors",
@@ -61,6 +61,20 @@ COVERS: list[Cover] = [
         fault=misreport("listed"),
     ),
     Cover(
+        "pagination-client-no-fixed-page-size",
+        "client",
+        f"{TESTS}::test_the_clients_own_listing_goes_on_after_a_shorter_page",
+        revisions=HEADER_MISMATCH,
+        fault=set_field("tools/list", "params.cursor", FIRST_CONNECTIONS_CURSOR),  # the short page, again and again
+    ),
+    Cover(
+        "pagination-client-missing-cursor-ends",
+        "client",
+        f"{TESTS}::test_the_clients_own_listing_ends_at_a_page_without_a_cursor",
+        revisions=HEADER_MISMATCH,
+        fault=answer_twice("tools/list"),  # the last page asked for again, once it came without a cursor
+    ),
+    Cover(
         "pagination-client-missing-cursor-ends",
         "client",
         f"{TESTS}::test_a_page_without_a_cursor_ends_the_listing",
@@ -82,6 +96,12 @@ COVERS: list[Cover] = [
         "pagination-cursor-presence-only",
         "client",
         f"{TESTS}::test_an_empty_cursor_does_not_end_the_listing",
+        fault=drop_field("tools/list", "params.cursor"),
+    ),
+    Cover(
+        "pagination-cursor-presence-only",
+        "client",
+        f"{TESTS}::test_an_empty_cursor_does_not_end_the_clients_own_listing",
         fault=drop_field("tools/list", "params.cursor"),
     ),
 ]
