@@ -11,7 +11,9 @@ declaration; no name is assumed). A server that declares no task support leaves 
 ``fixture-missing``; the one test of a server without it (``tasks-ignore-undeclared-augmentation``)
 runs on every server. The pinned Python SDK serves no tasks (its surface map leaves ``tasks/*`` out
 and its ``tools/call`` sieve refuses a ``CreateTaskResult``): the default profile gaps these cells to
-#11, and they run on the targets that serve tasks (server-everything).
+N-001 (docs/not-offered), and they run on the targets that serve tasks (server-everything). A task that
+needs the requestor's input is the one of the tool bound to ``input-task-tool``; tasks bound to an
+authorization context are judged on the server configured with two bearer tokens (``two-bearer-tokens``).
 
 As requestor, the server is judged on the tool its profile binds to ``task-sampling-tool`` (one that asks
 a client declaring task-augmented sampling for a sampling request augmented as a task): the harness plays

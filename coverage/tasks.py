@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 
 The pinned SDK serves no tasks, so the default profile (targets/sdk-python.yaml) gaps the cells whose
-tests need a task to #11; they run on every target that declares task-augmented tools/call.
+tests need a task to N-001; they run on every target that declares task-augmented tools/call.
 """
 
 from conformance.harness.faults import Fault, answer_twice, drop_field, http_header, inject_before, set_field, silence
