@@ -12,6 +12,7 @@
 // exits 0: the suite reads it as fixture-missing.
 
 import { createRequire } from "node:module";
+import { mkdirSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 const require = createRequire(new URL("../../.cache/targets/npm/package.json", import.meta.url));
@@ -40,6 +41,8 @@ const MISSING_RESOURCE = "test://mcp-matrix/no-such-resource";
 const EXTENSION = "com.example.mcp-matrix/probe";
 const NON_ASCII_TEXT = "caf\u00e9 \u65e5\u672c\u8a9e \u{1f642} \u{1d11e}";
 const CLIENT_INFO = { name: "mcp-matrix-ts-sdk-client", version: "0.1.0" };
+
+let revisionInUse = "2025-11-25"; // the revision the peer speaks (MCP_MATRIX_REVISION)
 
 function say(line) {
   process.stdout.write(`${PREFIX}${line}\n`);
@@ -306,12 +309,448 @@ const SCENARIOS = {
 };
 const CONNECTIONS = { reconnect: 2 };
 
+// -- the scenarios the other areas of issue #12 added to conformance/fixtures/client.py, on this SDK's API -------
+
+const COMPLETED_VALUES = ["a", "ab"];
+const MAX_PAGES = 20;
+const TASK_TTL_MS = 60_000;
+const PROGRESS_WAIT_MS = 3000;
+const CONCURRENT_CALLS = 3;
+const REPORTED_PROGRESS = [[0.5, "Reading the request"], [1.25, "Sampling the model"], [2.0, "Done"]];
+const REPORTED_TOTAL = 2.0;
+const SAMPLING_HOLD_MS = 2000;
+const SAMPLE_TEXT = "mcp-matrix sample";
+const SAMPLE_MODEL = "mcp-matrix-model";
+const TOOL_USE_ID = "mcp-matrix-use-1";
+const ELICITED_TEXT = "mcp-matrix";
+const ROOTS = ["file:///tmp/mcp-matrix/project"];
+const CHANGED_ROOTS = ["file:///tmp/mcp-matrix/other-project"];
+const TRAVERSING_ROOT = "file:///tmp/mcp-matrix/project/../../../etc";
+const UNREACHABLE_ROOT = "file:///tmp/mcp-matrix/no-such-directory/gone";
+
+function failure(error) {
+  return `${error?.constructor?.name ?? "Error"}: ${error?.message ?? error}`;
+}
+
+async function callEachTool(client, options) {
+  const results = {};
+  let tools;
+  try {
+    tools = (await client.listTools(undefined, options)).tools;
+  } catch (error) {
+    say(`tool-results ${JSON.stringify({ "tools/list": `refused: ${failure(error)}` })}`);
+    return;
+  }
+  for (const tool of tools) {
+    try {
+      const result = await client.callTool({ name: tool.name, arguments: {} }, undefined, options);
+      results[tool.name] = result.isError ? "error result" : "accepted";
+    } catch (error) {
+      results[tool.name] = `refused: ${failure(error)}`;
+    }
+  }
+  say(`tool-results ${JSON.stringify(results)}`);
+}
+
+async function completePromptArgument(client, options) {
+  const completions = {};
+  for (const value of COMPLETED_VALUES) {
+    try {
+      const result = await client.complete({ ref: { type: "ref/prompt", name: "greeting" }, argument: { name: "name", value } }, options);
+      completions[value] = result.completion.values;
+    } catch (error) {
+      completions[value] = `refused: ${failure(error)}`;
+    }
+  }
+  say(`completions ${JSON.stringify(completions)}`);
+  await client.listTools(undefined, options);
+}
+
+async function everyPage(listPage, key) {
+  const names = [];
+  let cursor;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const result = await listPage(cursor);
+    names.push(...result[key].map((item) => item.name));
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return names;
+}
+
+const pageParams = (cursor) => (cursor === undefined ? undefined : { cursor });
+
+async function paginatedLists(client, options) {
+  const tools = await everyPage((cursor) => client.listTools(pageParams(cursor), options), "tools");
+  const prompts = await everyPage((cursor) => client.listPrompts(pageParams(cursor), options), "prompts");
+  say(`listed ${JSON.stringify({ tools, prompts })}`);
+}
+
+let opened = 0;
+async function paginatedListsReconnect(client, options) {
+  opened += 1;
+  if (opened === 1) {
+    await client.listTools(undefined, options);
+    say("listed the first page");
+    return;
+  }
+  await paginatedLists(client, options);
+}
+
+async function loggingSetLevel(client, options) {
+  await client.setLoggingLevel("warning", options);
+  await client.listTools(undefined, options);
+}
+
+async function callThenList(client, options) {
+  await toolsCall(client, options);
+  await client.listTools(undefined, options);
+}
+
+async function urlElicitationRequired(client, options) {
+  const name = await firstTool(client, options);
+  try {
+    await client.callTool({ name, arguments: hello }, undefined, options);
+    say("refused null");
+  } catch (error) {
+    const data = error?.data && typeof error.data === "object" ? error.data : {};
+    say(`refused ${JSON.stringify({ code: error?.code ?? null, elicitations: data.elicitations ?? null })}`);
+  }
+  await client.listTools(undefined, options);
+}
+
+const roots = { uris: [...ROOTS] };
+async function rootsChange(client, options) {
+  const name = await firstTool(client, options);
+  await client.callTool({ name, arguments: hello }, undefined, options);
+  roots.uris = [...CHANGED_ROOTS];
+  await client.sendRootsListChanged();
+  await client.callTool({ name, arguments: { text: "again" } }, undefined, options);
+}
+
+async function samplingCall(client, options) {
+  const name = await firstTool(client, options);
+  try {
+    await client.callTool({ name, arguments: hello }, undefined, options);
+  } catch (error) {
+    say(`call ${JSON.stringify(`failed: ${error?.constructor?.name ?? "Error"}`)}`);
+    return;
+  }
+  say('call "answered"');
+}
+
+async function abandonAtFirstProgress(client, options, name, seen) {
+  // Call with a progress callback; abandon the call (abort) once `seen` resolves: by default its own first
+  // progress notification, bounded by PROGRESS_WAIT_MS. How the call ended: abandoned, answered, failed: ...
+  const controller = new AbortController();
+  let outcome = "abandoned";
+  let progressed;
+  const first = new Promise((resolve) => {
+    progressed = resolve;
+  });
+  const call = client
+    .callTool({ name, arguments: hello }, undefined, { ...options, signal: controller.signal, onprogress: () => progressed() })
+    .then(
+      () => {
+        outcome = "answered";
+      },
+      (error) => {
+        if (!controller.signal.aborted) outcome = `failed: ${error?.constructor?.name ?? "Error"}`;
+      },
+    );
+  await Promise.race([first.then(() => seen?.(first)), call, sleep(PROGRESS_WAIT_MS)]);
+  controller.abort();
+  await call;
+  return outcome;
+}
+
+async function cancelOnProgress(client, options) {
+  const name = await firstTool(client, options);
+  const outcome = await abandonAtFirstProgress(client, options, name);
+  const after = (await client.listTools(undefined, options)).tools.map((tool) => tool.name);
+  say(`calls ${JSON.stringify({ abandoned: outcome, after })}`);
+}
+
+async function concurrentProgress(client, options) {
+  // CONCURRENT_CALLS calls at once; once each has had progress (or the bound), all are abandoned together.
+  const name = await firstTool(client, options);
+  let count = 0;
+  let release;
+  const all = Promise.race([new Promise((resolve) => (release = resolve)), sleep(PROGRESS_WAIT_MS)]);
+  const seen = async () => {
+    count += 1;
+    if (count === CONCURRENT_CALLS) release();
+    await all;
+  };
+  await Promise.all([...Array(CONCURRENT_CALLS)].map(() => abandonAtFirstProgress(client, options, name, seen)));
+  await client.listTools(undefined, options);
+}
+
+async function reportProgress(client, options) {
+  const name = await firstTool(client, options);
+  await client.callTool({ name, arguments: hello }, undefined, options);
+  await client.listTools(undefined, options);
+}
+
+const held = { outcome: "never asked", settled: null };
+async function cancelledSampling(client, options) {
+  const name = await firstTool(client, options);
+  await client.callTool({ name, arguments: hello }, undefined, options);
+  await sleep(0);
+  if (held.outcome === "started") await Promise.race([held.settled, sleep(SAMPLING_HOLD_MS + 1000)]);
+  say(`sampling ${JSON.stringify(held.outcome)}`);
+  await client.listTools(undefined, options);
+}
+
+async function taskToolCalls(client, options) {
+  // Each listed tool called once as a task-aware application does with this SDK: callToolStream decides from
+  // the tool's execution.taskSupport (and the server's tasks capability) whether the call becomes a task.
+  const results = {};
+  for (const tool of (await client.listTools(undefined, options)).tools) {
+    const task = client.isToolTask(tool.name) ? { ttl: TASK_TTL_MS } : undefined;
+    let outcome = "failed: no result";
+    try {
+      const stream = client.experimental.tasks.callToolStream({ name: tool.name, arguments: {} }, undefined, { ...options, task });
+      for await (const message of stream) {
+        if (message.type === "result") outcome = (message.result.content ?? []).map((item) => item.text ?? null);
+        if (message.type === "error") outcome = `failed: ${message.error?.message ?? message.error}`;
+      }
+    } catch (error) {
+      outcome = `failed: ${error?.message ?? error}`;
+    }
+    results[tool.name] = outcome;
+  }
+  say(`results ${JSON.stringify(results)}`);
+}
+
+async function taskList(client, options) {
+  const ids = [];
+  let cursor;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const result = await client.experimental.tasks.listTasks(cursor, options);
+    ids.push(...result.tasks.map((task) => task.taskId));
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  say(`tasks ${JSON.stringify(ids)}`);
+}
+
+async function cancelTask(client, options) {
+  // Call the tool whose taskSupport is required as a task; once the task exists, abandon the call the way this
+  // SDK offers (abort the stream's signal); then list the tools.
+  const tools = (await client.listTools(undefined, options)).tools;
+  const tool = tools.find((item) => item.execution?.taskSupport === "required");
+  if (tool !== undefined) {
+    const controller = new AbortController();
+    try {
+      const stream = client.experimental.tasks.callToolStream({ name: tool.name, arguments: {} }, undefined, {
+        ...options,
+        signal: controller.signal,
+        task: { ttl: TASK_TTL_MS },
+      });
+      for await (const message of stream) {
+        if (message.type === "taskCreated") controller.abort();
+        if (message.type === "result" || message.type === "error") break;
+      }
+    } catch {
+      // abandoned
+    }
+  }
+  await client.listTools(undefined, options);
+}
+
+async function abandonedHandshake(client, transport, options) {
+  let outcome = "completed";
+  try {
+    await client.connect(transport, { ...options, timeout: GIVE_UP_MS });
+  } catch {
+    outcome = "abandoned";
+  }
+  say(`handshake ${JSON.stringify(outcome)}`);
+}
+
+// What the application's host answers with (capabilities and handlers), by scenario.
+
+const sampled = () => ({ role: "assistant", content: { type: "text", text: SAMPLE_TEXT }, model: SAMPLE_MODEL, stopReason: "endTurn" });
+const MODELS = {
+  sampling: async () => sampled(),
+  sampling_with_tools: async (request) => {
+    const tools = request.params.tools ?? [];
+    if (!tools.length || request.params.toolChoice?.mode === "none") return sampled();
+    const required = tools[0].inputSchema?.required ?? [];
+    const input = Object.fromEntries(required.map((key) => [key, "Paris"]));
+    return { role: "assistant", content: [{ type: "tool_use", id: TOOL_USE_ID, name: tools[0].name, input }], model: SAMPLE_MODEL, stopReason: "toolUse" };
+  },
+  sampling_user_rejects: async () => {
+    throw new types.McpError(-1, "User rejected sampling request");
+  },
+  sampling_model_fails: async () => {
+    throw new Error("mcp-matrix: the model is unavailable");
+  },
+};
+
+function formAnswer(schema) {
+  const samples = { number: 1, integer: 1, boolean: true, string: ELICITED_TEXT };
+  const formats = { email: "user@example.com", uri: "https://example.com", date: "2025-01-01" };
+  const content = {};
+  for (const [name, raw] of Object.entries(schema?.properties ?? {})) {
+    const spec = raw && typeof raw === "object" ? raw : {};
+    const choices = spec.enum ?? (spec.oneOf ?? spec.anyOf ?? []).map((option) => option.const);
+    const items = spec.items && typeof spec.items === "object" ? spec.items : {};
+    const itemChoices = items.enum ?? (items.anyOf ?? items.oneOf ?? []).map((option) => option.const);
+    if ("default" in spec) content[name] = spec.default;
+    else if (spec.type === "array") content[name] = itemChoices.slice(0, 1);
+    else if (choices.length) content[name] = choices[0];
+    else if (spec.format in formats) content[name] = formats[spec.format];
+    else content[name] = samples[spec.type] ?? ELICITED_TEXT;
+  }
+  return content;
+}
+
+function brokenAnswer(schema) {
+  const wrong = { string: 42, number: "not a number", integer: "not a number", boolean: "not a boolean" };
+  const content = {};
+  for (const [name, spec] of Object.entries(schema?.properties ?? {})) {
+    if (!spec || typeof spec !== "object") continue;
+    content[name] = spec.enum || spec.oneOf ? "mcp-matrix: not a choice" : (wrong[spec.type] ?? 42);
+  }
+  return content;
+}
+
+const elicited = [];
+function elicitationHost(action, answer = formAnswer) {
+  return (client) => {
+    client.setRequestHandler(types.ElicitRequestSchema, async (request) => {
+      const { _meta, ...seen } = request.params;
+      elicited.push(seen);
+      say(`elicited ${JSON.stringify(elicited)}`);
+      const ids = Object.fromEntries(elicited.filter((e) => "elicitationId" in e).map((e) => [e.message, e.elicitationId]));
+      if (Object.keys(ids).length) say(`elicitation-ids ${JSON.stringify(ids)}`);
+      const form = (request.params.mode ?? "form") === "form";
+      if (action === "accept" && form) return { action: "accept", content: answer(request.params.requestedSchema) };
+      return { action };
+    });
+  };
+}
+
+function rootsHost(uris) {
+  return (client) => {
+    for (const uri of [...ROOTS, ...CHANGED_ROOTS]) mkdirSync(uri.replace("file://", ""), { recursive: true });
+    client.setRequestHandler(types.ListRootsRequestSchema, async () => ({
+      roots: uris().map((uri) => ({ uri, name: uri.split("/").pop() })),
+    }));
+  };
+}
+
+function progressReportingHost(client) {
+  tourHandlers(client);
+  client.setRequestHandler(types.CreateMessageRequestSchema, async (request, extra) => {
+    const token = request.params?._meta?.progressToken;
+    if (token !== undefined) {
+      for (const [progress, message] of REPORTED_PROGRESS) {
+        const params = { progressToken: token, progress, total: REPORTED_TOTAL };
+        if (revisionInUse !== "2024-11-05") params.message = message;
+        await extra.sendNotification({ method: "notifications/progress", params });
+      }
+    }
+    return { role: "assistant", content: { type: "text", text: "Hello" }, model: "mcp-matrix" };
+  });
+}
+
+function heldSamplingHost(client) {
+  tourHandlers(client);
+  held.settled = new Promise((resolve) => (held.settle = resolve));
+  client.setRequestHandler(types.CreateMessageRequestSchema, async (request, extra) => {
+    held.outcome = "started";
+    try {
+      const aborted = await Promise.race([
+        sleep(SAMPLING_HOLD_MS).then(() => false),
+        new Promise((resolve) => extra.signal.addEventListener("abort", () => resolve(true))),
+      ]);
+      held.outcome = aborted ? "cancelled" : "answered";
+      if (aborted) throw new Error("sampling cancelled");
+      return { role: "assistant", content: { type: "text", text: "Hello" }, model: "mcp-matrix" };
+    } finally {
+      held.settle();
+    }
+  });
+}
+
+const TOUR_CAPABILITIES = { sampling: {}, roots: { listChanged: true }, elicitation: {} };
+const BOTH_MODES = { elicitation: { form: {}, url: {} } };
+const ROOTS_CAPABILITY = { roots: { listChanged: true } };
+const failingRoots = (client) =>
+  client.setRequestHandler(types.ListRootsRequestSchema, async () => {
+    throw new Error("mcp-matrix: the host's roots store is unreachable");
+  });
+// scenario -> [capabilities, install handlers]
+const HOSTS = {
+  schema_tour: [TOUR_CAPABILITIES, tourHandlers],
+  report_progress: [TOUR_CAPABILITIES, progressReportingHost],
+  cancelled_sampling: [TOUR_CAPABILITIES, heldSamplingHost],
+  elicitation_accept: [BOTH_MODES, elicitationHost("accept")],
+  elicitation_decline: [BOTH_MODES, elicitationHost("decline")],
+  elicitation_invalid_answer: [BOTH_MODES, elicitationHost("accept", brokenAnswer)],
+  elicitation_form_only: [{ elicitation: { form: {} } }, elicitationHost("accept")],
+  url_elicitation_required: [BOTH_MODES, elicitationHost("accept")],
+  roots_list: [ROOTS_CAPABILITY, rootsHost(() => [...ROOTS])],
+  roots_change: [ROOTS_CAPABILITY, rootsHost(() => [...roots.uris])],
+  roots_traversal: [ROOTS_CAPABILITY, rootsHost(() => [TRAVERSING_ROOT])],
+  roots_unreachable: [ROOTS_CAPABILITY, rootsHost(() => [...ROOTS, UNREACHABLE_ROOT])],
+  roots_failing: [ROOTS_CAPABILITY, failingRoots],
+  ...Object.fromEntries(
+    Object.entries(MODELS).map(([name, model]) => [
+      name,
+      [{ sampling: name === "sampling_with_tools" ? { tools: {} } : {} }, (client) => client.setRequestHandler(types.CreateMessageRequestSchema, model)],
+    ]),
+  ),
+};
+
+const MODERN_SCENARIO = MODERN_ONLY;
+Object.assign(SCENARIOS, {
+  call_each_tool: callEachTool,
+  complete_prompt_argument: completePromptArgument,
+  paginated_lists: paginatedLists,
+  paginated_lists_reconnect: paginatedListsReconnect,
+  logging_set_level: loggingSetLevel,
+  elicitation_accept: callThenList,
+  elicitation_decline: callThenList,
+  elicitation_invalid_answer: callThenList,
+  elicitation_form_only: callThenList, // this SDK declares the modes it is given: form only here
+  url_elicitation_required: urlElicitationRequired,
+  roots_list: callThenList,
+  roots_change: rootsChange,
+  roots_traversal: callThenList,
+  roots_unreachable: callThenList,
+  roots_failing: callThenList,
+  ...Object.fromEntries(Object.keys(MODELS).map((name) => [name, samplingCall])),
+  cancel_on_progress: cancelOnProgress,
+  concurrent_progress: concurrentProgress,
+  report_progress: reportProgress,
+  cancelled_sampling: cancelledSampling,
+  abandoned_handshake: initialize, // run by OWN_CONNECTION: the handshake is all there is
+  task_tool_calls: taskToolCalls,
+  task_list: taskList,
+  cancel_task: cancelTask,
+  aggregate_two_servers: "the TypeScript SDK has no client that aggregates several servers (no ClientSessionGroup)",
+  // 2026-07-28's: caching (ttlMs), multi round-trip requests, subscriptions/listen, the core patterns
+  ...Object.fromEntries(
+    [
+      "list_twice", "list_after_expiry", "read_resources", "read_after_input", "idle_after_list", "list_call_list",
+      "paged_lists_thrice", "lists_in_two_contexts", "mrtr_tool_call", "mrtr_parallel_request", "listen_partly_honoured",
+      "listen_through_crash", "core_patterns", "cancelled_subscription",
+    ].map((name) => [name, MODERN_SCENARIO]),
+  ),
+});
+CONNECTIONS.paginated_lists_reconnect = 2;
+const OWN_CONNECTION = { abandoned_handshake: abandonedHandshake };
+
 function clientFor(scenario) {
   const capabilities = {};
   if (scenario === "with_extension") capabilities.extensions = { [EXTENSION]: {} };
-  if (scenario === "schema_tour") Object.assign(capabilities, { sampling: {}, roots: { listChanged: true }, elicitation: {} });
-  const client = new Client(CLIENT_INFO, { capabilities });
-  if (scenario === "schema_tour") tourHandlers(client);
+  const [declared, install] = HOSTS[scenario] ?? [{}, null];
+  const client = new Client(CLIENT_INFO, { capabilities: { ...capabilities, ...declared } });
+  install?.(client);
   return client;
 }
 
@@ -371,6 +810,7 @@ async function main() {
   const target = parseArguments(process.argv.slice(2));
   const scenario = process.env[SCENARIO_VARIABLE] ?? "initialize";
   const revision = process.env[REVISION_VARIABLE] ?? "2025-11-25";
+  revisionInUse = revision;
   const body = SCENARIOS[scenario];
   const why =
     body === undefined
@@ -389,6 +829,11 @@ async function main() {
     const client = clientFor(scenario);
     const transport = transportFor(target);
     const notifying = notificationsInFlight(transport);
+    if (scenario in OWN_CONNECTION) {
+      await OWN_CONNECTION[scenario](client, transport, options);
+      await leave(client, transport, notifying);
+      continue;
+    }
     await client.connect(transport, options);
     try {
       await body(client, options);
