@@ -61,7 +61,10 @@ roles:
 
 # Roles the default fixture cannot play, each because the pinned SDK offers no such behaviour on its public
 # API; the cells that need them are the default profile's own gaps (targets/sdk-python.yaml).
-NOT_PLAYED_BY_THE_FIXTURE = {"task-sampling-tool": "the SDK offers no tasks"}
+NOT_PLAYED_BY_THE_FIXTURE = {
+    "task-sampling-tool": "the SDK offers no tasks",
+    "input-task-tool": "the SDK offers no tasks",
+}
 
 
 def test_the_default_profile_maps_every_role_its_tests_need_of_the_fixture() -> None:
