@@ -127,6 +127,19 @@ def undefined_members(revision: str, definition: str, instance: Any) -> list[str
             patterns = closing.schema.get("patternProperties", {})
             base = ".".join(str(p) for p in closing.absolute_path)
             for member in closing.instance:
-                if member not in listed and not patterns:
+                if member not in listed and not patterns and not (base == "params" and member == "_meta" and _base_meta(revision)):
                     found.append(f"{definition}: {base + '.' if base else ''}{member}")
     return sorted(set(found))
+
+
+@cache
+def _base_meta(revision: str) -> bool:
+    """Whether ``revision`` defines ``params._meta`` for every request and notification: up to 2025-06-18 the
+    base ``Request`` and ``Notification`` define it (``_meta.progressToken`` among it), while the specific
+    requests restate ``params`` without it (CallToolRequest lists only name and arguments); a request's
+    ``params._meta`` is then defined by the revision, not a member it lacks."""
+    definitions = revision_schema(revision)[definitions_key(revision_schema(revision))]
+    return all(
+        "_meta" in ((definitions.get(base) or {}).get("properties", {}).get("params") or {}).get("properties", {})
+        for base in ("Request", "Notification")
+    )
