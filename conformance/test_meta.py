@@ -439,14 +439,15 @@ def listen(peer: Peer, request_id: str, notifications: dict) -> dict:
     """Open a ``subscriptions/listen`` stream and return its acknowledgement. A server that answers the
     request with an error has no listen stream, so nothing is delivered on one: fixture-missing."""
     peer.send_request(peer.envelope("subscriptions/listen", request_id, {"notifications": notifications}))
-    deadline = time.monotonic() + peer.timeout
+    bound = peer.default_bound()
+    deadline = time.monotonic() + bound
     passed: list[Any] = []
     while True:
         try:
             frame = peer.receive(timeout=max(0.0, deadline - time.monotonic()))
         except ImplementationTimeout:
             raise ImplementationTimeout(
-                f"no notifications/subscriptions/acknowledged for {request_id!r} within {peer.timeout:g}s; "
+                f"no notifications/subscriptions/acknowledged for {request_id!r} within {bound:g}s; "
                 f"the server sent {passed}"
             ) from None
         if isinstance(frame, dict) and frame.get("method") == "notifications/subscriptions/acknowledged":

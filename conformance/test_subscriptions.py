@@ -66,7 +66,7 @@ class Stream:
         for frame in self.frames:
             if wanted(frame):
                 return frame
-        bound_ = self.peer.timeout if seconds is None else seconds
+        bound_ = self.peer.default_bound() if seconds is None else seconds
         deadline = time.monotonic() + bound_
         while True:
             remaining = deadline - time.monotonic()

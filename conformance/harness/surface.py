@@ -158,7 +158,7 @@ def assert_list_connection_independent(
 def await_notification(peer: Peer, method: str, seconds: float | None = None) -> dict:
     """The next frame carrying notification ``method``; other frames are passed over. Bounded: a wait
     that gives up raises ImplementationTimeout, which the test's own check turns into its verdict."""
-    bound = peer.timeout if seconds is None else seconds
+    bound = peer.default_bound() if seconds is None else seconds
     deadline = time.monotonic() + bound
     passed: list[Any] = []
     while True:

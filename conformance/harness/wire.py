@@ -107,8 +107,9 @@ class Wire:
         cancel(call, reason)
 
     def until(self, predicate: Callable[[dict], bool], what: str, timeout: float | None = None) -> dict:
-        """Take frames until one satisfies ``predicate``; ImplementationTimeout after ``timeout``."""
-        bound = self.peer.timeout if timeout is None else timeout
+        """Take frames until one satisfies ``predicate``; ImplementationTimeout after ``timeout`` (by default the
+        peer's bound, a fresh process's start-up allowance included)."""
+        bound = self.peer.default_bound() if timeout is None else timeout
         deadline = time.monotonic() + bound
         while True:
             try:
