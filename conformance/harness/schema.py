@@ -25,11 +25,49 @@ SCHEMA_VALUED = frozenset({"inputSchema", "outputSchema", "requestedSchema"})
 CLOSED_MARK = "x-mcp-matrix-closed"  # on each object schema the closed copy closed (jsonschema ignores it)
 
 
+def _inline_all_of_refs(node: Any, definitions: dict) -> None:
+    """Replace each ``$ref`` part of an ``allOf`` by a copy of the definition it names, so that the part is
+    not closed on its own (``TaskStatusNotificationParams`` is ``NotificationParams`` and ``Task``: each,
+    closed where it is defined, would refuse the other's members)."""
+    if isinstance(node, dict):
+        parts = node.get("allOf")
+        if isinstance(parts, list):
+            for index, part in enumerate(parts):
+                ref = part.get("$ref") if isinstance(part, dict) and len(part) == 1 else None
+                if isinstance(ref, str) and ref.rsplit("/", 1)[-1] in definitions:
+                    parts[index] = copy.deepcopy(definitions[ref.rsplit("/", 1)[-1]])
+        for value in node.values():
+            _inline_all_of_refs(value, definitions)
+    elif isinstance(node, list):
+        for value in node:
+            _inline_all_of_refs(value, definitions)
+
+
+def _all_of_members(node: dict) -> set[str] | None:
+    """The members the parts of ``node``'s ``allOf`` list, if none of them leaves the object open."""
+    names: set[str] = set()
+    for part in node.get("allOf") or []:
+        if not isinstance(part, dict) or "additionalProperties" in part or "$ref" in part:
+            return None
+        names |= set(part.get("properties") or {})
+        if "allOf" in part:
+            nested = _all_of_members(part)
+            if nested is None:
+                return None
+            names |= nested
+    return names
+
+
 def _close_objects(node: Any, closable: bool = True) -> None:
     """Close every object schema that lists its properties, except the parts of an ``allOf`` (each
-    part describes only some of the object's keys, so closing one would refuse the others') and
-    the JSON-Schema-valued properties."""
+    part describes only some of the object's keys, so closing one would refuse the others': the
+    object they make up is closed instead, to the members its parts list, unless a part leaves it
+    open) and the JSON-Schema-valued properties."""
     if isinstance(node, dict):
+        if closable and isinstance(node.get("allOf"), list) and not {"properties", "additionalProperties"} & set(node):
+            members = _all_of_members(node)
+            if members is not None:
+                node["properties"] = {name: {} for name in sorted(members)}
         if closable and "properties" in node and "additionalProperties" not in node:
             node["additionalProperties"] = False
             node[CLOSED_MARK] = True
@@ -54,6 +92,7 @@ def revision_schema(revision: str, closed: bool = False) -> dict:
     schema = json.loads((materialise() / "schema" / revision / "schema.json").read_text(encoding="utf-8"))
     if closed:
         schema = copy.deepcopy(schema)
+        _inline_all_of_refs(schema, schema[definitions_key(schema)])
         _close_objects(schema)
     return schema
 
@@ -127,7 +166,11 @@ def undefined_members(revision: str, definition: str, instance: Any) -> list[str
             patterns = closing.schema.get("patternProperties", {})
             base = ".".join(str(p) for p in closing.absolute_path)
             for member in closing.instance:
-                if member not in listed and not patterns and not (base == "params" and member == "_meta" and _base_meta(revision)):
+                if (
+                    member not in listed
+                    and not patterns
+                    and not (base == "params" and member == "_meta" and _base_meta(revision))
+                ):
                     found.append(f"{definition}: {base + '.' if base else ''}{member}")
     return sorted(set(found))
 
