@@ -300,20 +300,22 @@ class ScriptedStdioServer:
     def _push(self, lines: list[Any], wait: float = PUSH_WAIT_SECONDS) -> None:
         """Send the client lines of our own before an answer, each a frame (a request, a notification) or
         a list of frames (a batch), and wait, bounded, for its responses to the requests among them:
-        what it sends in reaction then comes before the answer, in the record and on the wire."""
+        what it sends in reaction then comes before the answer, in the record and on the wire. Each request
+        is taken as ours, so that a fault on the answers to its method reaches the client's answer."""
         asked: set[str] = set()
         for line in lines:
+            frames = line if isinstance(line, list) else [line]
+            for frame in frames:
+                if isinstance(frame, dict) and "id" in frame and "method" in frame:
+                    self.client_answers.asked[frame["id"]] = frame["method"]
             self._write(line)
-            asked |= {json.dumps(f["id"]) for f in (line if isinstance(line, list) else [line]) if "id" in f}
+            asked |= {json.dumps(f["id"]) for f in frames if "id" in f}
         with self._answered:
             self._answered.wait_for(lambda: asked <= self._client_answered, timeout=wait)
 
     def _ask(self, requests: list[dict]) -> None:
         """Send the client requests of our own before an answer, as ``_push`` does but awaiting their answers
-        as long as any request of ours (ASK_SECONDS), each taken as ours: a fault on the answers to its method
-        (``sampling/createMessage``, ...) reaches the client's answer."""
-        for frame in requests:
-            self.client_answers.asked[frame["id"]] = frame["method"]
+        as long as any request of ours (ASK_SECONDS)."""
         self._push(requests, ASK_SECONDS)
 
     def _paced(self, request: dict, pace: Pace) -> None:
