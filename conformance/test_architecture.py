@@ -310,7 +310,7 @@ def scripted_rounds(server: ScriptedPeer, rounds: tuple[dict, ...]) -> None:
     """The calls of ``ask`` answered with ``rounds`` in turn, then with a final result (test_mrtr's)."""
     if isinstance(server, ScriptedStdio):
         server.tools = [ASK_TOOL, ECHO_TOOL]
-        server.sequences["tools/call"] = [*rounds, FINAL]
+        server.rounds["tools/call"] = [*rounds, FINAL]
         return
     assert isinstance(server, ScriptedServer)
     script_rounds(server, *rounds)

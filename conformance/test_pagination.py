@@ -329,7 +329,7 @@ CALLED = {"content": [{"type": "text", "text": "called"}], "isError": False, "re
 def rejecting_the_first_call(server: ScriptedPeer) -> None:
     """The first tools/call is rejected with HeaderMismatch, every later one answered."""
     if isinstance(server, ScriptedStdio):
-        server.sequences["tools/call"] = [HEADER_MISMATCH, CALLED]
+        server.rounds["tools/call"] = [HEADER_MISMATCH, CALLED]
         return
     assert isinstance(server, ScriptedServer)
     calls = iter(range(1 << 30))

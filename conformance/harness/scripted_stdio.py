@@ -130,8 +130,6 @@ class ScriptedStdioServer:
             self.answers["tools/list"] = listing_tools(self.answers["tools/list"], json.loads(options.tools))
         for method, result in (item.split("=", 1) for item in options.result):
             self.answers[method] = fixed_answer(json.loads(result))
-        for method, results in (item.split("=", 1) for item in getattr(options, "sequence", [])):
-            self.answers[method] = sequence_answer(json.loads(results))
         for method, results in (item.split("=", 1) for item in options.rounds):
             self.answers[method] = rounds_answer(json.loads(results))
         self.paces = {method: Pace.from_json(pace) for method, pace in (item.split("=", 1) for item in options.pace)}
@@ -400,12 +398,6 @@ def fixed_answer(result: dict) -> Answer:
     return lambda _: dict(result)
 
 
-def sequence_answer(results: list[dict]) -> Answer:
-    """The Nth request answered with the Nth of ``results`` (the last one again once they run out)."""
-    answered = iter(range(1 << 30))
-    return lambda _: dict(results[min(next(answered), len(results) - 1)])
-
-
 def rounds_answer(results: list[dict]) -> Answer:
     """The requests of a method answered with ``results`` in turn, the last one for every later request (a
     multi round-trip: an input_required result first, then the complete one)."""
@@ -440,9 +432,6 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--error", action="append", default=[], help="METHOD=CODE: answer METHOD with that error")
     parser.add_argument("--result", action="append", default=[], help="METHOD=JSON: answer METHOD with that result")
     parser.add_argument("--pace", action="append", default=[], help="METHOD=JSON: answer METHOD as that Pace says")
-    parser.add_argument(
-        "--sequence", action="append", default=[], help="METHOD=JSON: answer METHOD's requests with a list's results"
-    )
     parser.add_argument("--linger", action="store_true", help="keep running after stdin closes")
     parser.add_argument("--raw", action="append", default=[], help="METHOD=JSON: answer METHOD with this, unchecked")
     parser.add_argument("--push", action="append", default=[], help="METHOD=JSON: send this before answering METHOD")
@@ -606,7 +595,6 @@ class ScriptedStdio:
         self.stderr_chatter = False
         self.tools: list[dict] | None = None  # what tools/list answers with (None: the default tool)
         self.pages: dict[str, dict] = {}  # method -> {"key": ..., "pages": [...]}: answered page by page
-        self.sequences: dict[str, list[dict]] = {}  # method -> the results of its requests in turn (the last repeated)
         self.results: dict[str, dict] = {}  # method -> the fixed result it is answered with
         self.paces: dict[str, Pace] = {}  # methods answered slowly, with progress, or not at all (Pace)
         self.listen = 0  # acknowledge subscriptions/listen; after the Nth, a notification stamped with its id
@@ -648,8 +636,6 @@ class ScriptedStdio:
             argv += ["--wind-down", str(self.wind_down)]
         if self.stderr_chatter:
             argv.append("--stderr-chatter")
-        for method, results in sorted(self.sequences.items()):
-            argv += ["--sequence", f"{method}={json.dumps(results)}"]
         for method, paged in sorted(self.pages.items()):
             argv += ["--pages", f"{method}={json.dumps(paged)}"]
         if self.tools is not None:
