@@ -1863,3 +1863,145 @@ def test_a_client_that_takes_sampling_as_a_task_declared_it(
     scripted_stdio.ask["tools/call"] = [TASK_SAMPLING]
     run = run_stdio_client("sampling_task_receiver")
     run.judge(lambda: check_declared_task_receiver(scripted_stdio))
+
+
+# -- the client as receiver of task-augmented sampling (2025-11-25, stdio): what it answers -------------------
+#
+# During the client's tool call the scripted server sends it, at once, a task-augmented sampling request and
+# tasks/get, tasks/result and tasks/cancel naming a task that does not exist, and a tasks/list with a cursor
+# it never issued. Judged only on a client that declared it takes sampling as a task (scenario
+# ``sampling_task_receiver``); the rest read fixture-missing.
+
+RECEIVER_ASKS = [
+    TASK_SAMPLING,
+    *(
+        {"jsonrpc": "2.0", "id": f"mcp-matrix-unknown-{method}", "method": method, "params": {"taskId": UNKNOWN_TASK}}
+        for method in ("tasks/get", "tasks/result", "tasks/cancel")
+    ),
+    {"jsonrpc": "2.0", "id": "mcp-matrix-bogus-cursor", "method": "tasks/list", "params": {"cursor": BOGUS_CURSOR}},
+]
+
+
+def receiver_run(run_stdio_client: Any, scripted_stdio: Any) -> Any:
+    scripted_stdio.ask["tools/call"] = RECEIVER_ASKS
+    return run_stdio_client("sampling_task_receiver")
+
+
+def declared_tasks(scripted: Any) -> dict:
+    """The client's tasks capability (from its initialize), or fixture-missing when it declared no task
+    support for sampling: such a client is no receiver of the task-augmented sampling request."""
+    frames = [f for f in scripted.record.frames() if isinstance(f, dict)]
+    initialize = next((f for f in frames if f.get("method") == "initialize"), {})
+    tasks = ((initialize.get("params") or {}).get("capabilities") or {}).get("tasks")
+    sampling = (((tasks or {}).get("requests") or {}).get("sampling") or {}).get("createMessage")
+    if not isinstance(sampling, dict):
+        pytest.skip(f"fixture-missing: the client declared no task support for sampling: {tasks}")
+    return tasks
+
+
+def answer_to(scripted: Any, request_id: str) -> dict:
+    answers = [
+        f for f in scripted.record.frames() if isinstance(f, dict) and "method" not in f and f.get("id") == request_id
+    ]
+    assert answers, f"the client never answered our request {request_id!r}"
+    return answers[0]
+
+
+def created(scripted: Any) -> dict:
+    """The task of the client's CreateTaskResult to the task-augmented sampling request (asserted to be one)."""
+    declared_tasks(scripted)
+    answer = answer_to(scripted, TASK_SAMPLING_ID)
+    result = answer.get("result")
+    assert isinstance(result, dict) and isinstance(result.get("task"), dict), (
+        f"a client that takes sampling as a task answered the task-augmented request without a task: {answer}"
+    )
+    return result["task"]
+
+
+def check_create_task_result(scripted: Any) -> None:
+    created(scripted)
+    result = answer_to(scripted, TASK_SAMPLING_ID)["result"]
+    wrong = schema.violations(scripted.revision, "CreateTaskResult", result)
+    assert not wrong, f"the client's answer to the task-augmented request is no CreateTaskResult: {wrong}"
+    operation = sorted({"role", "content", "model"} & set(result))
+    assert not operation, f"the CreateTaskResult carries the operation's result ({operation}): {result}"
+
+
+@for_req("tasks-create-task-result", "client")
+def test_the_client_answers_a_task_request_with_its_task(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """A client that declared it takes sampling as a task answers a task-augmented sampling request with a
+    CreateTaskResult (the task's data), not with the sample."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_create_task_result(scripted_stdio))
+
+
+def check_task_field(scripted: Any, name: str, holds: Any, what: str) -> None:
+    task = created(scripted)
+    assert holds(task.get(name)), f"the client's new task has {name} {task.get(name)!r}: not {what} ({task})"
+
+
+@for_req("tasks-id-string", "client")
+def test_the_clients_task_id_is_a_string(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The task the client creates for a task-augmented sampling request has a string taskId."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_task_field(scripted_stdio, "taskId", lambda v: isinstance(v, str), "a string"))
+
+
+@for_req("tasks-initial-status-working", "client")
+def test_the_clients_new_task_is_working(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The task the client creates for a task-augmented sampling request starts as working."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_task_field(scripted_stdio, "status", lambda v: v == "working", "working"))
+
+
+def iso_8601(value: Any) -> bool:
+    return isinstance(value, str) and ISO_8601.match(value) is not None
+
+
+@for_req("tasks-created-at", "client")
+def test_the_clients_task_carries_its_creation_time(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The task the client creates carries createdAt, an ISO 8601 timestamp."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_task_field(scripted_stdio, "createdAt", iso_8601, "an ISO 8601 timestamp"))
+
+
+@for_req("tasks-last-updated-at", "client")
+def test_the_clients_task_carries_its_update_time(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The task the client creates carries lastUpdatedAt, an ISO 8601 timestamp."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_task_field(scripted_stdio, "lastUpdatedAt", iso_8601, "an ISO 8601 timestamp"))
+
+
+def check_unknown_task_refused(scripted: Any) -> None:
+    declared_tasks(scripted)
+    for method in ("tasks/get", "tasks/result", "tasks/cancel"):
+        answer = answer_to(scripted, f"mcp-matrix-unknown-{method}")
+        code = (answer.get("error") or {}).get("code")
+        assert code == -32602, f"{method} naming no task of the client's was answered {answer}, not error -32602"
+
+
+@for_req("tasks-error-invalid-task-id", "client")
+def test_the_client_refuses_an_unknown_task_id(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """A client that takes sampling as a task answers tasks/get, tasks/result and tasks/cancel naming a task
+    it never created with JSON-RPC error -32602."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_unknown_task_refused(scripted_stdio))
+
+
+def check_bogus_cursor_refused(scripted: Any) -> None:
+    if not isinstance(declared_tasks(scripted).get("list"), dict):
+        pytest.skip("fixture-missing: the client declared no tasks.list")
+    answer = answer_to(scripted, "mcp-matrix-bogus-cursor")
+    code = (answer.get("error") or {}).get("code")
+    assert code == -32602, f"tasks/list with a cursor the client never issued was answered {answer}, not -32602"
+
+
+@for_req("tasks-error-invalid-cursor", "client")
+def test_the_client_refuses_a_task_list_cursor_it_never_issued(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """A client that declared tasks.list answers a tasks/list whose cursor it never issued with error -32602."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_bogus_cursor_refused(scripted_stdio))

@@ -464,6 +464,54 @@ COVERS += [
     ),
 ]
 
+# The client as receiver of task-augmented sampling (2025-11-25, over stdio): its answers, damaged on the wire.
+SAMPLED = {"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "mcp-matrix"}
+COVERS += [
+    Cover(
+        "tasks-create-task-result",
+        "client",
+        f"{TESTS}::test_the_client_answers_a_task_request_with_its_task",
+        # the sample itself as the answer
+        fault=set_field("sampling/createMessage", "result", SAMPLED),
+    ),
+    Cover(
+        "tasks-id-string",
+        "client",
+        f"{TESTS}::test_the_clients_task_id_is_a_string",
+        fault=set_field("sampling/createMessage", "result.task.taskId", 42),
+    ),
+    Cover(
+        "tasks-initial-status-working",
+        "client",
+        f"{TESTS}::test_the_clients_new_task_is_working",
+        fault=set_field("sampling/createMessage", "result.task.status", "completed"),
+    ),
+    Cover(
+        "tasks-created-at",
+        "client",
+        f"{TESTS}::test_the_clients_task_carries_its_creation_time",
+        fault=drop_field("sampling/createMessage", "result.task.createdAt"),
+    ),
+    Cover(
+        "tasks-last-updated-at",
+        "client",
+        f"{TESTS}::test_the_clients_task_carries_its_update_time",
+        fault=drop_field("sampling/createMessage", "result.task.lastUpdatedAt"),
+    ),
+    Cover(
+        "tasks-error-invalid-task-id",
+        "client",
+        f"{TESTS}::test_the_client_refuses_an_unknown_task_id",
+        fault=set_field("tasks/get", "error.code", -32603),
+    ),
+    Cover(
+        "tasks-error-invalid-cursor",
+        "client",
+        f"{TESTS}::test_the_client_refuses_a_task_list_cursor_it_never_issued",
+        fault=set_field("tasks/list", "error.code", -32603),
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-131",
@@ -520,22 +568,17 @@ GAPS: list[Gap] = [
             "tasks-streamable-http-rules-still-apply": "client",
             "tasks-status-notification-optional": "client",
             "tasks-may-require-augmentation": "client",
-            "tasks-id-string": "client",
             "tasks-id-receiver-generated": "client",
             "tasks-id-unique": "client",
-            "tasks-initial-status-working": "client",
             "tasks-valid-transitions": "client",
             "tasks-terminal-is-final": "client",
             "tasks-client-any-sse-stream": "client",
             "tasks-input-required-when-needed": "client",
             "tasks-leave-input-required": "client",
-            "tasks-created-at": "client",
-            "tasks-last-updated-at": "client",
             "tasks-ttl-override": "client",
             "tasks-ttl-reported": "client",
             "tasks-delete-after-ttl": "client",
             "tasks-poll-interval-hint": "client",
-            "tasks-create-task-result": "client",
             "tasks-create-task-result-promptly": "client",
             "tasks-result-terminal-verbatim": "client",
             "tasks-result-blocks-until-terminal": "client",
@@ -554,8 +597,6 @@ GAPS: list[Gap] = [
             "tasks-cancelled-may-delete": "client",
             "tasks-no-reliance-on-cancelled-retention": "client",
             "tasks-result-related-task": "client",
-            "tasks-error-invalid-task-id": "client",
-            "tasks-error-invalid-cursor": "client",
             "tasks-error-internal": "client",
             "tasks-error-messages-informative": "client",
             "tasks-failed-status-message": "client",
