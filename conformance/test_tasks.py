@@ -2005,3 +2005,114 @@ def test_the_client_refuses_a_task_list_cursor_it_never_issued(
     """A client that declared tasks.list answers a tasks/list whose cursor it never issued with error -32602."""
     run = receiver_run(run_stdio_client, scripted_stdio)
     run.judge(lambda: check_bogus_cursor_refused(scripted_stdio))
+
+
+# -- the client as receiver: what it answers about the task it created (2025-11-25, stdio) -------------------
+#
+# As above, the task-augmented sampling request alone; once the client answers it with a CreateTaskResult, the
+# scripted server asks it tasks/get, tasks/result (which blocks until the task ends) and tasks/list about that
+# task (``task_followups``).
+
+FOLLOWUPS = ["tasks/get", "tasks/result", "tasks/list"]
+
+
+def followup_run(run_stdio_client: Any, scripted_stdio: Any) -> Any:
+    scripted_stdio.ask["tools/call"] = [TASK_SAMPLING]
+    scripted_stdio.task_followups = FOLLOWUPS
+    return run_stdio_client("sampling_task_receiver")
+
+
+def followup_result(scripted: Any, method: str) -> tuple[str, dict]:
+    """The id of the client's task and its answer's result to our ``method`` about it (asserted to be one)."""
+    task_id = created(scripted).get("taskId")
+    answer = answer_to(scripted, f"mcp-matrix-followup-{method}")
+    result = answer.get("result")
+    assert isinstance(result, dict), f"the client answered {method} about its own task {task_id!r} with {answer}"
+    return task_id, result
+
+
+def check_ttl_reported(scripted: Any) -> None:
+    _, result = followup_result(scripted, "tasks/get")
+    assert "ttl" in result and (result["ttl"] is None or isinstance(result["ttl"], int)), (
+        f"the client's tasks/get result states no ttl (milliseconds, or null): {result}"
+    )
+
+
+@for_req("tasks-ttl-reported", "client")
+def test_the_clients_task_states_its_ttl(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """tasks/get about the task the client created: its result states the task's ttl (or null)."""
+    run = followup_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_ttl_reported(scripted_stdio))
+
+
+@for_req("tasks-poll-interval-hint", "client")
+def test_the_client_may_suggest_a_poll_interval(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """tasks/get about the task the client created: its result may carry a pollInterval (not-exercised without)."""
+    run = followup_run(run_stdio_client, scripted_stdio)
+    run.require_completed()
+    _, result = followup_result(scripted_stdio, "tasks/get")
+    assert isinstance(result.get("pollInterval"), int), (
+        f"the client's tasks/get result suggests no pollInterval: {result}"
+    )
+
+
+def check_result_verbatim(scripted: Any) -> None:
+    _, result = followup_result(scripted, "tasks/result")
+    outcome = {k: v for k, v in result.items() if k != "_meta"}
+    wrong = schema.violations(scripted.revision, "CreateMessageResult", outcome)
+    assert not wrong, f"tasks/result about the client's sampling task is not the sample it made: {wrong} ({result})"
+
+
+@for_req("tasks-result-terminal-verbatim", "client")
+def test_the_clients_task_result_is_the_sample(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """tasks/result about the task the client created (it blocks until the task ends): the sampling request's
+    own result, a CreateMessageResult."""
+    run = followup_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_result_verbatim(scripted_stdio))
+
+
+def check_result_related(scripted: Any) -> None:
+    task_id, result = followup_result(scripted, "tasks/result")
+    related = ((result.get("_meta") or {}).get(RELATED_TASK) or {}).get("taskId")
+    assert related == task_id, f"the client's tasks/result names related task {related!r}, not {task_id!r}: {result}"
+
+
+@for_req("tasks-result-related-task", "client")
+def test_the_clients_task_result_names_its_task(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """tasks/result about the task the client created carries _meta related-task with that task's id."""
+    run = followup_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_result_related(scripted_stdio))
+
+
+def check_no_related_in_results(scripted: Any) -> None:
+    for method in ("tasks/get", "tasks/list"):
+        _, result = followup_result(scripted, method)
+        assert RELATED_TASK not in (result.get("_meta") or {}), f"the client's {method} result carries {RELATED_TASK}"
+
+
+@for_req("tasks-receiver-omit-related-task", "client")
+def test_the_clients_task_results_carry_no_related_task(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """The client's tasks/get and tasks/list results leave io.modelcontextprotocol/related-task out of _meta."""
+    run = followup_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_no_related_in_results(scripted_stdio))
+
+
+def check_listed(scripted: Any) -> None:
+    if not isinstance(declared_tasks(scripted).get("list"), dict):
+        pytest.skip("fixture-missing: the client declared no tasks.list")
+    task_id, result = followup_result(scripted, "tasks/list")
+    listed = [t.get("taskId") for t in result.get("tasks") or [] if isinstance(t, dict)]
+    if task_id not in listed and result.get("nextCursor") is not None:
+        pytest.skip(f"fixture-missing: the task may be on a later page of the client's list: {result}")
+    assert task_id in listed, (
+        f"the client's task {task_id!r}, which tasks/get reaches, is not in its tasks/list: {listed}"
+    )
+
+
+@for_req("tasks-list-covers-gettable", "client")
+def test_the_clients_task_is_in_its_task_list(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The task the client created (tasks/get reaches it) is listed by the client's tasks/list."""
+    run = followup_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_listed(scripted_stdio))

@@ -512,6 +512,45 @@ COVERS += [
     ),
 ]
 
+# The client as receiver: its answers about the task it created (tasks/get, tasks/result, tasks/list).
+COVERS += [
+    Cover(
+        "tasks-ttl-reported",
+        "client",
+        f"{TESTS}::test_the_clients_task_states_its_ttl",
+        fault=drop_field("tasks/get", "result.ttl"),
+    ),
+    Cover(
+        "tasks-poll-interval-hint",
+        "client",
+        f"{TESTS}::test_the_client_may_suggest_a_poll_interval",
+    ),
+    Cover(
+        "tasks-result-terminal-verbatim",
+        "client",
+        f"{TESTS}::test_the_clients_task_result_is_the_sample",
+        fault=drop_field("tasks/result", "result.content"),
+    ),
+    Cover(
+        "tasks-result-related-task",
+        "client",
+        f"{TESTS}::test_the_clients_task_result_names_its_task",
+        fault=drop_field("tasks/result", "result._meta"),
+    ),
+    Cover(
+        "tasks-receiver-omit-related-task",
+        "client",
+        f"{TESTS}::test_the_clients_task_results_carry_no_related_task",
+        fault=set_field("tasks/get", "result._meta", {RELATED_TASK: {"taskId": "mcp-matrix-client-task"}}),
+    ),
+    Cover(
+        "tasks-list-covers-gettable",
+        "client",
+        f"{TESTS}::test_the_clients_task_is_in_its_task_list",
+        fault=set_field("tasks/list", "result.tasks", []),
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-131",
@@ -576,27 +615,21 @@ GAPS: list[Gap] = [
             "tasks-input-required-when-needed": "client",
             "tasks-leave-input-required": "client",
             "tasks-ttl-override": "client",
-            "tasks-ttl-reported": "client",
             "tasks-delete-after-ttl": "client",
-            "tasks-poll-interval-hint": "client",
             "tasks-create-task-result-promptly": "client",
-            "tasks-result-terminal-verbatim": "client",
             "tasks-result-blocks-until-terminal": "client",
             "tasks-related-task-meta": "client",
             "tasks-task-id-param-authoritative": "client",
             "tasks-receiver-ignore-related-task": "client",
-            "tasks-receiver-omit-related-task": "client",
             "tasks-status-notification-no-related-task": "client",
             "tasks-list-paginate": "client",
             "tasks-list-next-cursor": "client",
-            "tasks-list-covers-gettable": "client",
             "tasks-cancel-terminal-rejected": "client",
             "tasks-cancel-stop-execution": "client",
             "tasks-cancel-status-before-response": "client",
             "tasks-cancelled-sticky": "client",
             "tasks-cancelled-may-delete": "client",
             "tasks-no-reliance-on-cancelled-retention": "client",
-            "tasks-result-related-task": "client",
             "tasks-error-internal": "client",
             "tasks-error-messages-informative": "client",
             "tasks-failed-status-message": "client",

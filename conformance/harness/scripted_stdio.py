@@ -114,6 +114,7 @@ class ScriptedStdioServer:
         self.chatter: bool = options.stderr_chatter
         self.listen_stamp: int = options.listen
         self.listen_honour: set[str] | None = set(options.listen_honour) if options.listen_honour else None
+        self.task_followups: list[str] = options.task_followup  # asked about each task the client creates
         self.cancel_listen: str | None = getattr(options, "cancel_listen", None)  # the reason, or None
         self.listens: list[Any] = []  # the ids of the subscriptions/listen requests acknowledged so far
         self.crash_after: str | None = options.crash_after
@@ -313,8 +314,14 @@ class ScriptedStdioServer:
 
     def _ask(self, requests: list[dict]) -> None:
         """Send the client requests of our own before an answer, as ``_push`` does but awaiting their answers
-        as long as any request of ours (ASK_SECONDS)."""
+        as long as any request of ours (ASK_SECONDS); then, for each task the client created in answer
+        (a CreateTaskResult), the requests ``task_followups`` names, about that task (``followup``)."""
         self._push(requests, ASK_SECONDS)
+        for request in requests if self.task_followups else ():
+            answer = self.client_answers.wait(request.get("id"), 0) if "id" in request else None
+            task = ((answer or {}).get("result") or {}).get("task") if isinstance(answer, dict) else None
+            if isinstance(task, dict) and "taskId" in task:
+                self._push([followup(method, task["taskId"]) for method in self.task_followups], ASK_SECONDS)
 
     def _paced(self, request: dict, pace: Pace) -> None:
         """Answer ``request`` as ``pace`` says (see scripted_server.Pace), on a thread of its own."""
@@ -410,6 +417,15 @@ def fault_to_json(fault: Fault) -> str:
     return json.dumps(fields | {"occurrence": fault.occurrence})
 
 
+FOLLOWUP_ID = "mcp-matrix-followup-"  # + the method: the id of a request about a task the client created
+
+
+def followup(method: str, task_id: Any) -> dict:
+    """Our request ``method`` about the client's task ``task_id`` (tasks/list: the first page)."""
+    params = {} if method == "tasks/list" else {"taskId": task_id}
+    return {"jsonrpc": "2.0", "id": f"{FOLLOWUP_ID}{method}", "method": method, "params": params}
+
+
 def fault_from_json(text: str) -> Fault:
     fields = json.loads(text)
     target = fields["target"]
@@ -466,6 +482,13 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         action="append",
         default=[],
         help="FLAG: acknowledge only these members of a listen filter (each that was asked for); default: all",
+    )
+    parser.add_argument(
+        "--task-followup",
+        action="append",
+        default=[],
+        help="METHOD: once the client answers one of our requests with a CreateTaskResult, ask it METHOD about "
+        "that task (tasks/get, tasks/result, tasks/list), in the order given",
     )
     parser.add_argument("--crash-after", help="METHOD: exit abruptly (status 1) once the first METHOD is answered")
     parser.add_argument(
@@ -599,6 +622,7 @@ class ScriptedStdio:
         self.paces: dict[str, Pace] = {}  # methods answered slowly, with progress, or not at all (Pace)
         self.listen = 0  # acknowledge subscriptions/listen; after the Nth, a notification stamped with its id
         self.listen_honour: list[str] = []  # the filter members acknowledged (those asked for); empty: all
+        self.task_followups: list[str] = []  # asked, in order, about each task the client creates for us
         self.cancel_listen: str | None = None  # with listen: each listen cancelled once acknowledged, with this reason
         self.crash_after: str | None = None  # the method after whose first answer the server dies
         self.stderr_flood = 0  # bytes of log text the server writes on stderr before anything else
@@ -648,6 +672,8 @@ class ScriptedStdio:
             argv += ["--listen", str(self.listen)]
         for flag in self.listen_honour:
             argv += ["--listen-honour", flag]
+        for method in self.task_followups:
+            argv += ["--task-followup", method]
         if self.cancel_listen is not None:
             argv += ["--cancel-listen", self.cancel_listen]
         if self.crash_after:
