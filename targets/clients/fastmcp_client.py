@@ -148,7 +148,7 @@ async def traced(client: Client) -> None:
 
 
 async def instructions(client: Client) -> None:
-    say(f"instructions {json.dumps(client.instructions)}")
+    say(f"instructions: {json.dumps(client.instructions)}")
 
 
 async def unnegotiated_features(client: Client) -> None:

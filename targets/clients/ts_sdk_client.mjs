@@ -137,7 +137,7 @@ async function rich(client, options) {
 }
 
 async function instructions(client) {
-  say(`instructions ${JSON.stringify(client.getInstructions() ?? null)}`);
+  say(`instructions: ${JSON.stringify(client.getInstructions() ?? null)}`);
 }
 
 async function unnegotiatedFeatures(client, options) {
