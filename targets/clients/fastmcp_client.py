@@ -397,6 +397,19 @@ async def paginated_lists_reconnect(client: Client) -> None:
     await paginated_lists(client)
 
 
+UNLISTED_TOOL = "tool-4"
+
+
+async def call_tool_by_name(client: Client) -> None:
+    """Call a tool the application knows by name, without listing the tools first."""
+    try:
+        result = await client.call_tool(UNLISTED_TOOL, {}, raise_on_error=False)
+    except Exception as exc:
+        say(f"failed {json.dumps(type(exc).__name__)}")
+        return
+    say(f"result {json.dumps([getattr(item, 'text', None) for item in result.content])}")
+
+
 async def logging_set_level(client: Client) -> None:
     await client.set_logging_level("warning")
     await client.list_tools()
@@ -688,6 +701,7 @@ SCENARIOS.update(
         "paginated_lists": paginated_lists,
         "paginated_lists_reconnect": paginated_lists_reconnect,
         "logging_set_level": logging_set_level,
+        "call_tool_by_name": call_tool_by_name,
         "elicitation_accept": call_then_list,
         "elicitation_decline": call_then_list,
         "elicitation_invalid_answer": call_then_list,

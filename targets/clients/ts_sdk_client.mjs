@@ -397,6 +397,17 @@ async function paginatedListsReconnect(client, options) {
   await paginatedLists(client, options);
 }
 
+const UNLISTED_TOOL = "tool-4";
+async function callToolByName(client, options) {
+  // Call a tool the application knows by name, without listing the tools first.
+  try {
+    const result = await client.callTool({ name: UNLISTED_TOOL, arguments: {} }, undefined, options);
+    say(`result ${JSON.stringify((result.content ?? []).map((item) => item.text ?? null))}`);
+  } catch (error) {
+    say(`failed ${JSON.stringify(error?.constructor?.name ?? "Error")}`);
+  }
+}
+
 async function loggingSetLevel(client, options) {
   await client.setLoggingLevel("warning", options);
   await client.listTools(undefined, options);
@@ -713,6 +724,7 @@ Object.assign(SCENARIOS, {
   paginated_lists: paginatedLists,
   paginated_lists_reconnect: paginatedListsReconnect,
   logging_set_level: loggingSetLevel,
+  call_tool_by_name: callToolByName,
   elicitation_accept: callThenList,
   elicitation_decline: callThenList,
   elicitation_invalid_answer: callThenList,
