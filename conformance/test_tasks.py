@@ -2116,3 +2116,68 @@ def test_the_clients_task_is_in_its_task_list(revision: str, run_stdio_client: A
     """The task the client created (tasks/get reaches it) is listed by the client's tasks/list."""
     run = followup_run(run_stdio_client, scripted_stdio)
     run.judge(lambda: check_listed(scripted_stdio))
+
+
+# Once its task has ended (tasks/result answered), the client is asked tasks/get and tasks/cancel about it.
+AFTER_THE_END = ["tasks/result", "tasks/get", "tasks/cancel"]
+
+
+def ended_run(run_stdio_client: Any, scripted_stdio: Any) -> Any:
+    scripted_stdio.ask["tools/call"] = [TASK_SAMPLING]
+    scripted_stdio.task_followups = AFTER_THE_END
+    return run_stdio_client("sampling_task_receiver")
+
+
+def status_after_the_end(scripted: Any) -> str:
+    """The status tasks/get shows once tasks/result has given the task's result (the task has ended); a
+    tasks/result that gave none leaves the premise unmet (inconclusive: other cells judge that answer)."""
+    task_id = created(scripted).get("taskId")
+    ended = answer_to(scripted, "mcp-matrix-followup-tasks/result")
+    precondition(isinstance(ended.get("result"), dict), f"tasks/result gave no result of task {task_id!r}: {ended}")
+    _, result = followup_result(scripted, "tasks/get")
+    return str(result.get("status"))
+
+
+def check_still_terminal(scripted: Any) -> None:
+    status = status_after_the_end(scripted)
+    assert status in TERMINAL, f"once its result was given, the client's task went back to {status!r}"
+
+
+@for_req("tasks-terminal-is-final", "client")
+def test_the_clients_ended_task_stays_ended(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """Once tasks/result has given the task's result (so the task ended), tasks/get shows it still ended."""
+    run = ended_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_still_terminal(scripted_stdio))
+
+
+def check_transitions(scripted: Any) -> None:
+    first = created(scripted).get("status")
+    last = status_after_the_end(scripted)
+    assert first == last or last in ALLOWED_NEXT.get(str(first), set()), (
+        f"the client's task went from {first!r} to {last!r}, not a transition the protocol allows"
+    )
+
+
+@for_req("tasks-valid-transitions", "client")
+def test_the_clients_task_moves_only_as_allowed(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The status the client's task was created with, then the one tasks/get shows once it ended: an allowed
+    move (working to completed, failed or cancelled, ...)."""
+    run = ended_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_transitions(scripted_stdio))
+
+
+def check_cancel_of_ended_refused(scripted: Any) -> None:
+    status = status_after_the_end(scripted)
+    if status not in TERMINAL:
+        pytest.skip(f"fixture-missing: the client's task had not ended ({status}) when it was cancelled")
+    answer = answer_to(scripted, "mcp-matrix-followup-tasks/cancel")
+    code = (answer.get("error") or {}).get("code")
+    assert code == -32602, f"tasks/cancel of the client's {status} task was answered {answer}, not error -32602"
+
+
+@for_req("tasks-cancel-terminal-rejected", "client")
+def test_the_client_refuses_to_cancel_an_ended_task(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """tasks/cancel of the client's task once it has ended (its result given, tasks/get showing it ended):
+    JSON-RPC error -32602."""
+    run = ended_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_cancel_of_ended_refused(scripted_stdio))

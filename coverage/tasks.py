@@ -551,6 +551,28 @@ COVERS += [
     ),
 ]
 
+# The client as receiver: its task once ended (tasks/result answered), then tasks/get and tasks/cancel about it.
+COVERS += [
+    Cover(
+        "tasks-terminal-is-final",
+        "client",
+        f"{TESTS}::test_the_clients_ended_task_stays_ended",
+        fault=set_field("tasks/get", "result.status", "working"),
+    ),
+    Cover(
+        "tasks-valid-transitions",
+        "client",
+        f"{TESTS}::test_the_clients_task_moves_only_as_allowed",
+        fault=set_field("tasks/get", "result.status", "input_required"),
+    ),
+    Cover(
+        "tasks-cancel-terminal-rejected",
+        "client",
+        f"{TESTS}::test_the_client_refuses_to_cancel_an_ended_task",
+        fault=set_field("tasks/cancel", "error.code", -32603),
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-131",
@@ -609,8 +631,6 @@ GAPS: list[Gap] = [
             "tasks-may-require-augmentation": "client",
             "tasks-id-receiver-generated": "client",
             "tasks-id-unique": "client",
-            "tasks-valid-transitions": "client",
-            "tasks-terminal-is-final": "client",
             "tasks-client-any-sse-stream": "client",
             "tasks-input-required-when-needed": "client",
             "tasks-leave-input-required": "client",
@@ -624,7 +644,6 @@ GAPS: list[Gap] = [
             "tasks-status-notification-no-related-task": "client",
             "tasks-list-paginate": "client",
             "tasks-list-next-cursor": "client",
-            "tasks-cancel-terminal-rejected": "client",
             "tasks-cancel-stop-execution": "client",
             "tasks-cancel-status-before-response": "client",
             "tasks-cancelled-sticky": "client",
