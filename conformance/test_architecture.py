@@ -22,7 +22,13 @@ from typing import Any
 import pytest
 
 from conformance.harness.exchanges import PING_ID, PUSHED, PUSHED_IDS, UNKNOWN_ID, items
-from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_METHOD, UNKNOWN_VERSION, modern_meta
+from conformance.harness.frames import (
+    BOTH_TRANSPORTS,
+    CLIENT_CAPABILITIES_META,
+    UNKNOWN_METHOD,
+    UNKNOWN_VERSION,
+    modern_meta,
+)
 from conformance.harness.http import HttpPeer
 from conformance.harness.launcher import CommandLauncher, WarmLauncher
 from conformance.harness.peer import Peer, precondition
@@ -44,9 +50,6 @@ from conformance.test_mrtr import (
     script_rounds,
 )
 from conformance.test_mrtr import input_required as asking_round
-
-CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
-
 
 # -- the components every server implements ------------------------------------------------------------
 
@@ -97,7 +100,7 @@ def use(peer: Peer, tool: Binding, capabilities: dict | None = None, **retry: An
     """tools/call of ``tool`` declaring ``capabilities`` in its ``_meta``, with ``retry`` (inputResponses,
     requestState) added; its answer."""
     params: dict[str, Any] = {"name": tool.name, "arguments": tool.args(), **retry}
-    params["_meta"] = {CAPABILITIES: capabilities or {}}
+    params["_meta"] = {CLIENT_CAPABILITIES_META: capabilities or {}}
     frame = peer.envelope("tools/call", f"call-{peer.next_id()}", params)
     peer.send_request(frame)
     return peer.expect_response(frame["id"])

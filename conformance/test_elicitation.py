@@ -29,7 +29,7 @@ from jsonschema import Draft202012Validator
 
 from conformance.harness import schema
 from conformance.harness.exchanges import CLIENT_RESULTS, converse, error_objects, rich_requests
-from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_CAPABILITIES_META
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer, precondition
 from conformance.harness.roles import Binding, optional_roles, require_role
@@ -43,7 +43,6 @@ from conformance.run.plugin import ClientRun, SessionFactory
 FORM_ROLES = ("elicitation-tool", "elicitation-defaults-tool", "elicitation-enums-tool")
 URL_ROLE = "url-elicitation-tool"
 REQUIRED_ROLE = "url-elicitation-required-tool"
-CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 INPUT_REQUIRED = "input_required"
 URL_ELICITATION_REQUIRED = -32042
 INTERNAL_ERROR = -32603
@@ -125,7 +124,7 @@ def ask(
     ``answer(params)``); at 2026-07-28 ``retry`` (inputResponses, requestState) goes into the call."""
     params: dict[str, Any] = {"name": binding.name, "arguments": binding.args()} | (retry or {})
     if peer.stateless:
-        params["_meta"] = {CAPABILITIES_META: capabilities}
+        params["_meta"] = {CLIENT_CAPABILITIES_META: capabilities}
     asked = exchange(peer, peer.envelope("tools/call", f"elicit-{peer.next_id()}", params), binding.role, answer)
     if asked.input_required:
         for key, request in (asked.result.get("inputRequests") or {}).items():
@@ -707,7 +706,7 @@ def request_capabilities(frame: dict) -> dict:
     """The capabilities a 2026-07-28 request declares in its ``_meta``."""
     params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
     meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-    capabilities = meta.get(CAPABILITIES_META)
+    capabilities = meta.get(CLIENT_CAPABILITIES_META)
     return capabilities if isinstance(capabilities, dict) else {}
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from conformance.harness.exchanges import TRACEPARENT as TRACEPARENT_SENT
 from conformance.harness.exchanges import is_request, meta_objects, rich_requests, server_frames
-from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_CAPABILITIES_META
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import require_role
@@ -191,7 +191,6 @@ def check_reverse_dns(keys: list[str]) -> None:
 
 CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
 PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
-CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 
 
 def client_requests(run_client: RunClient, server: ScriptedPeer, scenario: str = "rich") -> list[dict]:
@@ -250,7 +249,7 @@ def test_every_client_request_carries_the_required_meta_fields(
 ) -> None:
     for request in client_requests(run_peer_client, scripted_peer):
         meta = params_of(request).get("_meta") or {}
-        missing = [key for key in (PROTOCOL_VERSION, CLIENT_CAPABILITIES) if key not in meta]
+        missing = [key for key in (PROTOCOL_VERSION, CLIENT_CAPABILITIES_META) if key not in meta]
         assert not missing, f"{request['method']} without {missing}: {request}"
 
 
@@ -416,7 +415,7 @@ def test_the_server_relies_on_no_capability_the_request_does_not_declare(
     the second must not be answered by asking the client to sample (capabilities are never inferred from
     earlier requests)."""
     tool = require_role(peer, "sampling-tool")
-    declaring = {"_meta": {CLIENT_CAPABILITIES: {"sampling": {}}}}
+    declaring = {"_meta": {CLIENT_CAPABILITIES_META: {"sampling": {}}}}
     first = peer.rpc("tools/call", {"name": tool.name, "arguments": tool.args()} | declaring, check=False)
     if "sampling/createMessage" not in sampling_asked(first):
         pytest.skip(f"fixture-missing: {tool.name} did not ask for sampling even when declared: {first}")

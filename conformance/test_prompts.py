@@ -25,9 +25,9 @@ from conformance.harness.surface import (
     assert_list_connection_independent,
     await_notification,
     call,
-    canonical,
+    check_list_may_be_empty,
+    check_list_may_change,
     is_base64,
-    list_items,
     listed,
     offers,
     server_capabilities,
@@ -254,23 +254,13 @@ LISTEN_PROMPTS = {"promptsListChanged": True}
 
 @for_req("prompts-list-set-may-be-empty", "server", transports=BOTH_TRANSPORTS)
 def test_the_prompt_list_may_be_empty(revision: str, transport: str, peer: Peer) -> None:
-    offers(peer, "prompts")
-    items = list_items(peer, "prompts/list")
-    precondition(items is not None, "prompts/list was refused (prompts-list-current-set judges that)")
-    assert items == [], f"the server lists {len(items or [])} prompts"
+    check_list_may_be_empty(peer, "prompts", "prompts/list")
 
 
 @for_req("prompts-list-set-may-change", "server")
 def test_the_prompt_list_may_change(revision: str, server: Peer) -> None:
     """The list before and after the change ``prompt-list-changer`` makes."""
-    bound(server, "prompt-list-changer")
-    server.open()
-    changer = require_role(server, "prompt-list-changer")
-    before = list_items(server, "prompts/list")
-    called = call(server, changer)
-    precondition("result" in called, f"{changer.name} (prompt-list-changer) failed: {called}")
-    after = list_items(server, "prompts/list")
-    assert canonical(before or []) != canonical(after or []), "the prompt list stayed the same"
+    check_list_may_change(server, "prompts/list", "prompt-list-changer")
 
 
 @for_req("prompts-resource-link-allowed", "server", transports=BOTH_TRANSPORTS)

@@ -16,15 +16,15 @@ from urllib.parse import urlsplit
 import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS
-from conformance.harness.peer import Peer, precondition
+from conformance.harness.peer import Peer
 from conformance.harness.roles import bound, require_role
 from conformance.harness.surface import (
     assert_available_is_listed,
     assert_capability_declared,
     assert_list_changed_announced,
     assert_list_connection_independent,
-    call,
-    canonical,
+    check_list_may_be_empty,
+    check_list_may_change,
     is_base64,
     list_items,
     listed,
@@ -216,23 +216,13 @@ def test_a_file_path_cannot_climb_out_of_its_directory(revision: str, transport:
 
 @for_req("resources-list-set-may-be-empty", "server", transports=BOTH_TRANSPORTS)
 def test_the_resource_list_may_be_empty(revision: str, transport: str, peer: Peer) -> None:
-    offers(peer, "resources")
-    items = list_items(peer, "resources/list")
-    precondition(items is not None, "resources/list was refused (resources-list-current-set judges that)")
-    assert items == [], f"the server lists {len(items or [])} resources"
+    check_list_may_be_empty(peer, "resources", "resources/list")
 
 
 @for_req("resources-list-set-may-change", "server")
 def test_the_resource_list_may_change(revision: str, server: Peer) -> None:
     """The list before and after the change ``resource-list-changer`` makes."""
-    bound(server, "resource-list-changer")
-    server.open()
-    changer = require_role(server, "resource-list-changer")
-    before = list_items(server, "resources/list")
-    called = call(server, changer)
-    precondition("result" in called, f"{changer.name} (resource-list-changer) failed: {called}")
-    after = list_items(server, "resources/list")
-    assert canonical(before or []) != canonical(after or []), "the resource list stayed the same"
+    check_list_may_change(server, "resources/list", "resource-list-changer")
 
 
 @for_req("resources-read-multiple-contents", "server", transports=BOTH_TRANSPORTS)

@@ -21,17 +21,16 @@ from typing import Any
 import pytest
 
 from conformance.harness.exchanges import CLIENT_RESULTS, is_request
-from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_CAPABILITIES_META
 from conformance.harness.peer import ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import Binding, bound, optional_roles, require_role
 from conformance.harness.scripted_server import Pace, ScriptedPeer, ScriptedServer
-from conformance.harness.surface import open_standalone_stream
+from conformance.harness.surface import input_questions, modern_call, open_standalone_stream
 from conformance.harness.timing import Timeline, script
 from conformance.harness.wire import Wire, answers, tool_call
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun
 
-CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 GONE_ROOT = {"uri": "file:///mcp-matrix/no-such-directory/gone", "name": "a root that is no longer there"}
 FIRST_ROOTS = {"roots": [{"uri": "file:///mcp-matrix/first", "name": "first"}]}
 SECOND_ROOTS = {"roots": [{"uri": "file:///mcp-matrix/second", "name": "second"}]}
@@ -61,19 +60,8 @@ def call_answering(peer: Peer, wire: Wire, tool: Binding, answer: Answer, label:
         peer.send({"jsonrpc": "2.0", "id": frame["id"], "result": result})
 
 
-def modern_call(peer: Peer, tool: Binding, capabilities: dict, label: str, **retry: Any) -> dict:
-    """At 2026-07-28: the tools/call of ``tool`` declaring ``capabilities``, with ``retry`` added."""
-    frame = tool_call(peer, label, tool.name, tool.args())
-    frame["params"] |= retry
-    frame["params"]["_meta"][CAPABILITIES_META] = capabilities
-    peer.send_request(frame)
-    return peer.expect_response(frame["id"])
-
-
 def roots_questions(response: dict) -> dict:
-    result = response.get("result") if isinstance(response.get("result"), dict) else {}
-    requests = result.get("inputRequests") if result.get("resultType") == "input_required" else None
-    return {k: r for k, r in (requests or {}).items() if isinstance(r, dict) and r.get("method") == "roots/list"}
+    return input_questions(response, "roots/list")
 
 
 @for_req("roots-server-check-capability", "server", transports=BOTH_TRANSPORTS)
@@ -279,7 +267,7 @@ def initialize_capabilities(peer: ScriptedPeer) -> dict:
 def meta_capabilities(frame: dict) -> dict:
     params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
     meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-    capabilities = meta.get(CAPABILITIES_META)
+    capabilities = meta.get(CLIENT_CAPABILITIES_META)
     return capabilities if isinstance(capabilities, dict) else {}
 
 

@@ -20,16 +20,15 @@ import pytest
 from jsonschema import Draft202012Validator, validators
 
 from conformance.harness.exchanges import CLIENT_RESULTS, SAMPLED, is_request
-from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_CAPABILITIES_META
 from conformance.harness.peer import ImplementationTimeout, Peer
 from conformance.harness.roles import Binding, bound, require_role
 from conformance.harness.scripted_stdio import ScriptedStdio
-from conformance.harness.surface import send_unchecked
+from conformance.harness.surface import input_questions, modern_call, send_unchecked
 from conformance.harness.wire import Wire, answers, tool_call
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun
 
-CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 SAMPLING = "sampling/createMessage"
 DEPRECATED_CONTEXT = ("thisServer", "allServers")
 # A sampling result that breaks CreateMessageResult: its text content has no text, and no model is named.
@@ -44,19 +43,9 @@ def sampling_tool(peer: Peer, capabilities: dict) -> Binding:
     return require_role(peer, "sampling-tool")
 
 
-def modern_call(peer: Peer, tool: Binding, capabilities: dict, label: str, **retry: Any) -> dict:
-    frame = tool_call(peer, label, tool.name, tool.args())
-    frame["params"] |= retry
-    frame["params"]["_meta"][CAPABILITIES_META] = capabilities
-    peer.send_request(frame)
-    return peer.expect_response(frame["id"])
-
-
 def sampling_questions(response: dict) -> dict:
     """The sampling/createMessage entries of an input_required result's inputRequests, by key."""
-    result = response.get("result") if isinstance(response.get("result"), dict) else {}
-    requests = result.get("inputRequests") if result.get("resultType") == "input_required" else None
-    return {k: r for k, r in (requests or {}).items() if isinstance(r, dict) and r.get("method") == SAMPLING}
+    return input_questions(response, SAMPLING)
 
 
 def call_answering(peer: Peer, tool: Binding, sample: dict) -> tuple[dict, list[dict]]:
@@ -147,7 +136,7 @@ def test_a_malformed_sample_is_not_taken(revision: str, transport: str, peer: Pe
         if not keys:
             pytest.skip(f"fixture-missing: {tool.name} asked for no sampling")
         frame = tool_call(peer, "sampling-malformed", tool.name, tool.args())
-        frame["params"]["_meta"][CAPABILITIES_META] = capabilities
+        frame["params"]["_meta"][CLIENT_CAPABILITIES_META] = capabilities
         frame["params"]["inputResponses"] = dict.fromkeys(keys, MALFORMED_SAMPLE)
         if isinstance(first["result"].get("requestState"), str):
             frame["params"]["requestState"] = first["result"]["requestState"]
@@ -447,7 +436,7 @@ def declared_capabilities(server: ScriptedStdio) -> list[tuple[str, Any]]:
     if server.revision != MODERN:
         return [(r["method"], params_of(r).get("capabilities")) for r in requests if r["method"] == "initialize"]
     metas = [(r["method"], params_of(r).get("_meta")) for r in requests]
-    return [(method, meta.get(CAPABILITIES_META) if isinstance(meta, dict) else None) for method, meta in metas]
+    return [(method, meta.get(CLIENT_CAPABILITIES_META) if isinstance(meta, dict) else None) for method, meta in metas]
 
 
 def assert_declared(server: ScriptedStdio, member: str, only: tuple[str, ...] = ()) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from conformance.harness.exchanges import converse
-from conformance.harness.frames import BOTH_TRANSPORTS, initialize_params, modern_meta
+from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_CAPABILITIES_META, initialize_params, modern_meta
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import Peer
 from conformance.harness.schema import violations
@@ -52,7 +52,6 @@ def test_an_unsupported_version_gets_the_schemas_unsupported_version_error(revis
 LEGACY = "2025-11-25"
 FUTURE = "2099-01-01"
 PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
-CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 
 
 def version_of(frame: dict) -> str | None:
@@ -181,7 +180,7 @@ def test_the_clients_extension_identifiers_are_well_formed(
     identifiers = [
         key
         for request in scripted_peer.requests()
-        for key in ((params_of(request).get("_meta") or {}).get(CLIENT_CAPABILITIES) or {}).get("extensions") or {}
+        for key in ((params_of(request).get("_meta") or {}).get(CLIENT_CAPABILITIES_META) or {}).get("extensions") or {}
     ]
     if not identifiers:
         pytest.skip("fixture-missing: the client declared no extension")

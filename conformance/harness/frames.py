@@ -39,3 +39,6 @@ COMPLETED = f"{REPORT_PREFIX}scenario completed"  # the last line on stdout of a
 # A client driver whose client library lacks what a scenario needs prints this, then why, and exits 0:
 # the run is fixture-missing (conformance/run/plugin.py run_client_process), never pass, fail or inconclusive.
 UNSUPPORTED = f"{REPORT_PREFIX}scenario unsupported "
+
+# 2026-07-28: the _meta key in which a request declares the client's capabilities for that request.
+CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"

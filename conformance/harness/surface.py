@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance.harness.frames import CLIENT_CAPABILITIES_META
 from conformance.harness.peer import ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import Binding, bound, require_role
+from conformance.harness.wire import tool_call
 
 if TYPE_CHECKING:
     from conformance.run.plugin import SessionFactory
@@ -251,3 +253,47 @@ def open_standalone_stream(peer: Peer) -> None:
     with peer._lock:
         peer._readers.append(reader)
     reader.start()
+
+
+# -- 2026-07-28: a call that declares the client's capabilities, and the questions its answer asks --------
+
+
+def modern_call(peer: Peer, tool: Binding, capabilities: dict, label: str, **retry: Any) -> dict:
+    """At 2026-07-28: the tools/call of ``tool`` declaring ``capabilities`` in its ``_meta``, with ``retry``
+    (``inputResponses``, ``requestState``) added; its answer."""
+    frame = tool_call(peer, label, tool.name, tool.args())
+    frame["params"] |= retry
+    frame["params"]["_meta"][CLIENT_CAPABILITIES_META] = capabilities
+    peer.send_request(frame)
+    return peer.expect_response(frame["id"])
+
+
+def input_questions(response: dict, method: str) -> dict:
+    """The ``method`` entries (``roots/list``, ``sampling/createMessage``, ...) of an input_required result's
+    ``inputRequests``, by key; none for any other answer."""
+    result = response.get("result") if isinstance(response.get("result"), dict) else {}
+    requests = result.get("inputRequests") if result.get("resultType") == "input_required" else None
+    return {k: r for k, r in (requests or {}).items() if isinstance(r, dict) and r.get("method") == method}
+
+
+# -- permissions (MAY) of the feature lists: a pass shows the server taking one --------------------------------
+
+
+def check_list_may_be_empty(peer: Peer, capability: str, method: str) -> None:
+    """The server of ``capability`` lists nothing under ``method`` (else the MAY reads not-exercised)."""
+    offers(peer, capability)
+    items = list_items(peer, method)
+    precondition(items is not None, f"{method} was refused ({capability}-list-current-set judges that)")
+    assert items == [], f"the server lists {len(items or [])} {capability}"
+
+
+def check_list_may_change(server: Peer, method: str, changer_role: str) -> None:
+    """The list under ``method`` before and after the change the ``changer_role`` makes differs."""
+    bound(server, changer_role)
+    server.open()
+    changer = require_role(server, changer_role)
+    before = list_items(server, method)
+    called = call(server, changer)
+    precondition("result" in called, f"{changer.name} ({changer_role}) failed: {called}")
+    after = list_items(server, method)
+    assert canonical(before or []) != canonical(after or []), f"the {method} list stayed the same"
