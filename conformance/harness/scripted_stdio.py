@@ -108,6 +108,7 @@ class ScriptedStdioServer:
         self.ask: dict[str, Any] = {m: json.loads(t) for m, t in (item.split("=", 1) for item in options.ask)}
         self._client_answered: set[str] = set()  # the ids (as JSON) of the client's responses so far
         self._client_cancelled: set[str] = set()  # the ids (as JSON) its notifications/cancelled named so far
+        self._owed: set[str] = set()  # ids (JSON) held until cancelled (Pace.answer_on_cancel), not yet answered
         self._answered = threading.Condition()
         self.linger: bool = options.linger
         self.wind_down: float = options.wind_down
@@ -266,6 +267,8 @@ class ScriptedStdioServer:
             if "method" not in request:  # an error of ours to send as it is
                 self._write(request)
                 continue
+            with self._answered:  # a late answer owed to a request the client cancelled goes out first
+                self._answered.wait_for(lambda: not self._owed & self._client_cancelled, timeout=PUSH_WAIT_SECONDS)
             pushed = self.push.pop(request["method"], None)
             if pushed is not None:
                 self._push(pushed)
@@ -339,6 +342,9 @@ class ScriptedStdioServer:
         end = start + min(PACE_BOUND_SECONDS, PACE_BOUND_SECONDS if pace.delay is None else pace.delay)
         token, sent_progress = progress_token(request), 0
         cancelled = self._cancellation(request["id"]) if pace.answer_on_cancel else None
+        if cancelled is not None:
+            with self._answered:
+                self._owed.add(json.dumps(request["id"]))
         while pace.progress_every and token is not None:
             due = start + pace.progress_every * (sent_progress + 1)
             if due >= end:
@@ -352,6 +358,9 @@ class ScriptedStdioServer:
             self._write(progress_notification(token, sent_progress))
         if cancelled is not None and cancelled(max(0.0, end - time.monotonic())):
             self._answer(request)  # the answer after the cancellation (Pace.answer_on_cancel)
+            with self._answered:
+                self._owed.discard(json.dumps(request["id"]))
+                self._answered.notify_all()
             return
         time.sleep(max(0.0, end - time.monotonic()))
         if pace.delay is None:
