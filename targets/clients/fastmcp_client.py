@@ -249,7 +249,9 @@ async def schema_tour(client: Client) -> None:
     for step in steps:
         await quietly(step())
     with anyio.move_on_after(TOUR_CANCEL_SECONDS):  # the peer never answers: the client cancels it
-        await quietly(client.complete(mcp_types.PromptReference(type="ref/prompt", name="greeting"), {"name": "who", "value": ""}))
+        await quietly(
+            client.complete(mcp_types.PromptReference(type="ref/prompt", name="greeting"), {"name": "who", "value": ""})
+        )
     await anyio.sleep(0.05)  # the cancellation leaves before the connection closes
 
 
@@ -275,7 +277,9 @@ def with_extension() -> dict[str, Any]:
 
 def persisted_era() -> dict[str, Any]:
     capabilities = mcp_types.ServerCapabilities(tools=mcp_types.ToolsCapability())
-    return {"prior_discover": mcp_types.DiscoverResult(supported_versions=[MODERN], capabilities=capabilities, ttl_ms=0)}
+    return {
+        "prior_discover": mcp_types.DiscoverResult(supported_versions=[MODERN], capabilities=capabilities, ttl_ms=0)
+    }
 
 
 Scenario = Callable[[Client], Awaitable[None]]
@@ -465,8 +469,12 @@ async def tool_using_model(messages: Any, params: Any, context: Any) -> Any:
     if not tools or (params.tool_choice is not None and params.tool_choice.mode == "none"):
         return sampled()
     required = (tools[0].input_schema or {}).get("required") or []
-    use = mcp_types.ToolUseContent(type="tool_use", id=TOOL_USE_ID, name=tools[0].name, input=dict.fromkeys(required, "Paris"))
-    return mcp_types.CreateMessageResultWithTools(role="assistant", content=[use], model=SAMPLE_MODEL, stop_reason="toolUse")
+    use = mcp_types.ToolUseContent(
+        type="tool_use", id=TOOL_USE_ID, name=tools[0].name, input=dict.fromkeys(required, "Paris")
+    )
+    return mcp_types.CreateMessageResultWithTools(
+        role="assistant", content=[use], model=SAMPLE_MODEL, stop_reason="toolUse"
+    )
 
 
 async def rejecting_user(messages: Any, params: Any, context: Any) -> Any:
@@ -519,7 +527,9 @@ def broken_answer(schema: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
-def elicitation_options(action: str, answer: Callable[[dict[str, Any] | None], dict[str, Any]] = form_answer):
+def elicitation_options(
+    action: str, answer: Callable[[dict[str, Any] | None], dict[str, Any]] = form_answer
+) -> Callable[[], dict[str, Any]]:
     from fastmcp.client.elicitation import ElicitResult
 
     async def elicit(message: str, response_type: Any, params: Any, context: Any) -> Any:
