@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -84,15 +85,19 @@ _COUNTS = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed|error|errors
 WORKERS = os.environ.get("WORKERS", "6")
 
 
-def _timed_pytest(*args: str) -> tuple[float, dict[str, int]]:
-    """Wall time of one pytest run on WORKERS workers, and its closing counts."""
+def _timed_pytest(*args: str) -> tuple[float, float, dict[str, int]]:
+    """Wall time and CPU time (user and system, of pytest and every process it waited for: its workers, the
+    servers and clients they ran) of one pytest run on WORKERS workers, and its closing counts."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-n", WORKERS, *args], cwd=PROJECT_ROOT, capture_output=True, text=True
     )
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     closing = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
-    return elapsed, {kind: int(n) for n, kind in _COUNTS.findall(closing)}
+    return elapsed, cpu, {kind: int(n) for n, kind in _COUNTS.findall(closing)}
 
 
 def run(repeat: int) -> None:
@@ -101,7 +106,7 @@ def run(repeat: int) -> None:
     print(f"catalogue: {requirements} requirements, {cells} cells; median of {repeat} runs")
     for name, stage in STAGES.items():
         print(f"{name:48} {_median_seconds(stage, repeat):8.3f} s", flush=True)
-    elapsed, counts = _timed_pytest(*BASE_PROTOCOL_MODULES)
+    elapsed, _, counts = _timed_pytest(*BASE_PROTOCOL_MODULES)
     cells = sum(counts.get(kind, 0) for kind in ("passed", "failed", "xfailed", "xpassed"))
     print(f"{'base-protocol cells run (both sides, all transports)':48} {cells:8d}    ({counts})")
     rate = f"{cells / elapsed:8.1f}    ({elapsed:.1f} s wall)"
@@ -111,8 +116,10 @@ def run(repeat: int) -> None:
         ("every test (pytest tests conformance)", ("tests", "conformance")),
         ("make falsify (pytest --strict --falsify conformance)", ("--strict", "--falsify", "conformance")),
     ):
-        elapsed, counts = _timed_pytest(*args)
+        elapsed, cpu, counts = _timed_pytest(*args)
+        items = max(1, sum(counts.values()))
         print(f"{f'{title}, {WORKERS} workers':48} {elapsed:8.1f} s  ({counts})")
+        print(f"{'    items per second; CPU per item':48} {items / elapsed:8.1f}    {1000 * cpu / items:.0f} ms")
     sweep = mutate.RESULT
     if sweep.is_file():  # the sweep takes minutes: its last figures are shown, it is not rerun (make mutate)
         killed = next(
