@@ -2016,9 +2016,11 @@ def test_the_client_refuses_a_task_list_cursor_it_never_issued(
 FOLLOWUPS = ["tasks/get", "tasks/result", "tasks/list"]
 
 
-def followup_run(run_stdio_client: Any, scripted_stdio: Any) -> Any:
+def followup_run(run_stdio_client: Any, scripted_stdio: Any, followups: list[str] = FOLLOWUPS) -> Any:
+    """The task-augmented sampling request alone; once the client answers it with a CreateTaskResult, the
+    scripted server asks it ``followups`` about that task, in order."""
     scripted_stdio.ask["tools/call"] = [TASK_SAMPLING]
-    scripted_stdio.task_followups = FOLLOWUPS
+    scripted_stdio.task_followups = followups
     return run_stdio_client("sampling_task_receiver")
 
 
@@ -2122,12 +2124,6 @@ def test_the_clients_task_is_in_its_task_list(revision: str, run_stdio_client: A
 AFTER_THE_END = ["tasks/result", "tasks/get", "tasks/cancel"]
 
 
-def ended_run(run_stdio_client: Any, scripted_stdio: Any) -> Any:
-    scripted_stdio.ask["tools/call"] = [TASK_SAMPLING]
-    scripted_stdio.task_followups = AFTER_THE_END
-    return run_stdio_client("sampling_task_receiver")
-
-
 def status_after_the_end(scripted: Any) -> str:
     """The status tasks/get shows once tasks/result has given the task's result (the task has ended); a
     tasks/result that gave none leaves the premise unmet (inconclusive: other cells judge that answer)."""
@@ -2146,7 +2142,7 @@ def check_still_terminal(scripted: Any) -> None:
 @for_req("tasks-terminal-is-final", "client")
 def test_the_clients_ended_task_stays_ended(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
     """Once tasks/result has given the task's result (so the task ended), tasks/get shows it still ended."""
-    run = ended_run(run_stdio_client, scripted_stdio)
+    run = followup_run(run_stdio_client, scripted_stdio, AFTER_THE_END)
     run.judge(lambda: check_still_terminal(scripted_stdio))
 
 
@@ -2162,7 +2158,7 @@ def check_transitions(scripted: Any) -> None:
 def test_the_clients_task_moves_only_as_allowed(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
     """The status the client's task was created with, then the one tasks/get shows once it ended: an allowed
     move (working to completed, failed or cancelled, ...)."""
-    run = ended_run(run_stdio_client, scripted_stdio)
+    run = followup_run(run_stdio_client, scripted_stdio, AFTER_THE_END)
     run.judge(lambda: check_transitions(scripted_stdio))
 
 
@@ -2179,5 +2175,5 @@ def check_cancel_of_ended_refused(scripted: Any) -> None:
 def test_the_client_refuses_to_cancel_an_ended_task(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
     """tasks/cancel of the client's task once it has ended (its result given, tasks/get showing it ended):
     JSON-RPC error -32602."""
-    run = ended_run(run_stdio_client, scripted_stdio)
+    run = followup_run(run_stdio_client, scripted_stdio, AFTER_THE_END)
     run.judge(lambda: check_cancel_of_ended_refused(scripted_stdio))

@@ -27,12 +27,18 @@ import json
 import os
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import anyio
 import mcp_types
 from fastmcp import Client
 from fastmcp.client.transports import SSETransport, StdioTransport, StreamableHttpTransport
+
+# The project's own host behaviour (what the user answers an elicitation with) is shared with the SDK's driver;
+# it is standard library only, so this script, run in fastmcp's environment, imports it from the checkout.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from conformance.fixtures.host import broken_answer, form_answer
 
 SCENARIO_VARIABLE = "MCP_CONFORMANCE_SCENARIO"
 REVISION_VARIABLE = "MCP_MATRIX_REVISION"
@@ -339,7 +345,6 @@ SAMPLING_HOLD_SECONDS = 2.0
 SAMPLE_TEXT = "mcp-matrix sample"
 SAMPLE_MODEL = "mcp-matrix-model"
 TOOL_USE_ID = "mcp-matrix-use-1"
-ELICITED_TEXT = "mcp-matrix"
 ROOTS = ["file:///tmp/mcp-matrix/project"]
 CHANGED_ROOTS = ["file:///tmp/mcp-matrix/other-project"]
 TRAVERSING_ROOT = "file:///tmp/mcp-matrix/project/../../../etc"
@@ -494,37 +499,6 @@ def sampling_options(model: Callable[..., Awaitable[Any]], tools: bool = False) 
         return {"sampling_handler": model, "sampling_capabilities": declared}
 
     return options
-
-
-def form_answer(schema: dict[str, Any] | None) -> dict[str, Any]:
-    samples = {"number": 1, "integer": 1, "boolean": True, "string": ELICITED_TEXT}
-    formats = {"email": "user@example.com", "uri": "https://example.com", "date": "2025-01-01"}
-    content: dict[str, Any] = {}
-    for name, spec in ((schema or {}).get("properties") or {}).items():
-        spec = spec if isinstance(spec, dict) else {}
-        choices = spec.get("enum") or [o.get("const") for o in spec.get("oneOf") or spec.get("anyOf") or []]
-        items = spec.get("items") if isinstance(spec.get("items"), dict) else {}
-        item_choices = items.get("enum") or [o.get("const") for o in items.get("anyOf") or items.get("oneOf") or []]
-        if "default" in spec:
-            content[name] = spec["default"]
-        elif spec.get("type") == "array":
-            content[name] = item_choices[:1]
-        elif choices:
-            content[name] = choices[0]
-        elif spec.get("format") in formats:
-            content[name] = formats[spec["format"]]
-        else:
-            content[name] = samples.get(spec.get("type"), ELICITED_TEXT)
-    return content
-
-
-def broken_answer(schema: dict[str, Any] | None) -> dict[str, Any]:
-    wrong = {"string": 42, "number": "not a number", "integer": "not a number", "boolean": "not a boolean"}
-    return {
-        name: "mcp-matrix: not a choice" if spec.get("enum") or spec.get("oneOf") else wrong.get(spec.get("type"), 42)
-        for name, spec in ((schema or {}).get("properties") or {}).items()
-        if isinstance(spec, dict)
-    }
 
 
 def elicitation_options(
