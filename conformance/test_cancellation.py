@@ -673,6 +673,27 @@ def test_the_client_does_not_answer_a_request_the_server_cancelled(
     run.judge(check)
 
 
+@for_req("cancellation-receiver-stop-processing", "client", transports=BOTH_TRANSPORTS)
+def test_the_client_stops_processing_a_request_the_server_cancelled(
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer
+) -> None:
+    """The server's sampling request reaches the host, whose model takes 2 s; the server cancels it at once.
+    The host (the driver's sampling callback, as the server half's outcome tool) tells how its work ended:
+    the client stops it (``cancelled``) rather than let it run to its answer. Freeing the resources tied to
+    the request, the clause's other half, shows on no wire."""
+    run = cancelled_sampling(run_peer_client, scripted_peer, REASON)
+
+    def check() -> None:
+        precondition(bool(sampling_requests(scripted_peer)), "the scripted server sent no sampling request")
+        ended = run.report("sampling")
+        precondition(ended is not None, f"the driver did not say how the host's sampling ended:\n{run.output[-1000:]}")
+        if ended == "never asked":
+            pytest.skip("fixture-missing: the cancellation came before the client asked its host: nothing under way")
+        assert ended == "cancelled", f"the host's work on the cancelled sampling request ended {ended!r}"
+
+    run.judge(check)
+
+
 def assert_reason_logged(run: ClientRun, reason: str) -> None:
     assert reason in run.output, f"the reason {reason!r} is nowhere in the client's output:\n{run.output[-2000:]}"
 

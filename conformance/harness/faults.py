@@ -104,9 +104,13 @@ class Fault:
 
     def rewrite_report(self, name: str, report: Any) -> Any:
         """What the client tells its application under ``name`` (``ClientRun.report``): for ``misreport``
-        of that report, each entry's value handed to the next entry, as a client that gives each
-        subscription what another received would tell it."""
-        if self.kind != "misreport" or name != self.target or not isinstance(report, dict) or len(report) < 2:
+        of that report, this fault's value if it has one, else each entry's value handed to the next entry,
+        as a client that gives each subscription what another received would tell it."""
+        if self.kind != "misreport" or name != self.target:
+            return report
+        if self.value is not None:
+            return self.value
+        if not isinstance(report, dict) or len(report) < 2:
             return report
         values = list(report.values())
         return dict(zip(report, values[-1:] + values[:-1], strict=True))
@@ -265,8 +269,12 @@ def bundled_with(target: str, message: Any) -> Fault:
     return Fault("bundle", target, value=message, description=f"the {target} frame sent in one batch after {message}")
 
 
-def misreport(report: str) -> Fault:
-    """The client's ``report`` to its application with each entry's value given to the next entry."""
+def misreport(report: str, instead: Any = None) -> Fault:
+    """The client's ``report`` to its application with each entry's value given to the next entry, or, given
+    ``instead``, reading ``instead``."""
+    if instead is not None:
+        description = f"the client's {report!r} report reads {instead!r}"
+        return Fault("misreport", report, value=instead, description=description)
     return Fault("misreport", report, description=f"each entry of the client's {report!r} report given another's value")
 
 
