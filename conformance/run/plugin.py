@@ -20,7 +20,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
@@ -43,6 +43,9 @@ from conformance.run import reports, targets
 from conformance.run.outcomes import FALSIFY_OUTCOMES, OUTCOMES, SKIP_OUTCOMES, UNCOUNTED, failure_outcome, skip_outcome
 from conformance.run.revisions import Spoken, spoken_by
 from conformance.run.targets import FIXTURE, FIXTURE_SERVER_MODULE, Target
+
+if TYPE_CHECKING:  # imported where first needed: only the authorization tests pay for it
+    from conformance.harness.authorization import AuthorizationServer
 
 # pytest rewrites the asserts of every test module each time it cannot cache the result, seconds per
 # process (and per xdist worker) for this suite; where PYTHONDONTWRITEBYTECODE is set (it is on these
@@ -217,6 +220,8 @@ def configured_server(target: Target, request: pytest.FixtureRequest) -> Iterato
         fixture = (target.stdio if transport == "stdio" else target.http.get(transport)) == FIXTURE
         if configuration is None or not (fixture or transport in configuration.http or configuration.stdio):
             pytest.skip(f"fixture-missing: target {target.name}'s profile says not how to start it with {name}")
+        if AUTHORIZATION_PLACEHOLDER in repr(configuration):  # it trusts the worker's authorization server
+            configuration = configuration.filled(request.getfixturevalue("worker_authorization_server").placeholders)
         if (name, transport) not in started:
             log = run_directory(request.config) / "servers" / f"{transport}-{name}-{os.getpid()}.log"
             if transport == "stdio":
@@ -245,6 +250,28 @@ def configured_server(target: Target, request: pytest.FixtureRequest) -> Iterato
         process.close()
     for launcher in launchers:
         launcher.close()
+
+
+AUTHORIZATION_PLACEHOLDER = "{issuer}"
+
+
+@pytest.fixture(scope="session")
+def worker_authorization_server() -> Iterator[AuthorizationServer]:
+    """The worker's authorization server (conformance/harness/authorization.py), started when first needed:
+    the one the ``oauth`` configuration's server trusts. Tests take it through ``authorization_server``."""
+    from conformance.harness.authorization import AuthorizationServer
+
+    with AuthorizationServer() as authorization:
+        yield authorization
+
+
+@pytest.fixture
+def authorization_server(worker_authorization_server: AuthorizationServer) -> Iterator[AuthorizationServer]:
+    """The worker's authorization server, well-behaved and with nothing seen or registered when the test
+    starts; what the test makes it do (``misbehaviour``) ends with the test."""
+    worker_authorization_server.reset()
+    yield worker_authorization_server
+    worker_authorization_server.reset()
 
 
 class ConfiguredLauncher:

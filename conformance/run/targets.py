@@ -51,7 +51,7 @@ Every fault in a profile is reported at once, with its file and line.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -78,6 +78,10 @@ CONFIGURATIONS: dict[str, tuple[str, ...]] = {
     "without-completion": (),  # the server declares and serves no completion/complete
     "two-bearer-tokens": ("token", "other-token"),  # HTTP requests must carry either token: two principals
     "request-state-ttl": ("seconds",),  # the server's requestState (2026-07-28) lapses after that long
+    # HTTP requests need an access token (with these space-separated scopes) of the harness's authorization
+    # server (conformance/harness/authorization.py), which commands, options and environment name as {issuer}
+    # and {jwks-uri}; the server publishes its protected-resource metadata.
+    "oauth": ("scopes",),
 }
 TOP_LEVEL_KEYS = {
     "name",
@@ -116,6 +120,27 @@ class Configuration:
     http: dict[str, HttpServer] = field(default_factory=dict)
     fixture_options: tuple[str, ...] = ()
     fixture_env: dict[str, str] = field(default_factory=dict)
+
+    def filled(self, placeholders: Mapping[str, str]) -> Configuration:
+        """The configuration with each placeholder (``{issuer}``) in its commands, options and environment
+        replaced by its value."""
+
+        def fill(text: str) -> str:
+            for name, value in placeholders.items():
+                text = text.replace(name, value)
+            return text
+
+        def fill_server(server: HttpServer) -> HttpServer:
+            env = {name: fill(value) for name, value in server.env.items()}
+            return HttpServer(server.command and fill(server.command), server.url and fill(server.url), env)
+
+        return replace(
+            self,
+            stdio=self.stdio and fill(self.stdio),
+            http={transport: fill_server(server) for transport, server in self.http.items()},
+            fixture_options=tuple(map(fill, self.fixture_options)),
+            fixture_env={name: fill(value) for name, value in self.fixture_env.items()},
+        )
 
 
 @dataclass(frozen=True)
