@@ -717,6 +717,46 @@ def test_the_client_sends_each_request_state_back_exactly(
     run_client("mrtr_tool_call").judge(lambda: check_states_echoed(scripted_server, MULTI_ROUND))
 
 
+# requestStates in the formats a server may choose, each with contents a client that reads them could draw a
+# conclusion from: base64 JSON and an unsigned JWT that both read as long expired, JSON text saying it is done
+# (spaced and ordered as no serializer would redo it), bytes serialized one a character, and nothing at all.
+OPAQUE_STATES = (
+    "eyJleHAiOjk0NjY4NDgwMCwicm91bmQiOjJ9",
+    "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJleHAiOjk0NjY4NDgwMCwic3ViIjoibWNwLW1hdHJpeCJ9.",
+    '{ "round" :4,"exp":946684800 ,"done":true }',
+    "\x00\x01\x1f\x7f\x80\xff",
+    "",
+)
+# A plain state first: a client that never retries even that leaves nothing to judge.
+OPAQUE_ROUNDS = tuple(input_required({"name": ELICIT_NAME}, state) for state in ("mcp-matrix/plain", *OPAQUE_STATES))
+
+
+def check_states_opaque(run: ClientRun, server: ScriptedServer) -> None:
+    """After each round the client retried, its retry carrying that round's requestState unchanged (as a JSON
+    string: how the wire escapes it is the serializer's): no round's state read, repaired or judged."""
+    retried = ask_calls(server)[1:]
+    if not retried:
+        raise HarnessError(f"the client never retried its call of ask: it sent {server.requests()}")
+    for asked, retry_ in zip(OPAQUE_ROUNDS, retried, strict=False):
+        state, sent = asked["requestState"], retry_["params"].get("requestState")
+        assert sent == state, f"the retry after the round with requestState {state!r} carries {sent!r}"
+    if len(retried) < len(OPAQUE_ROUNDS):
+        state = OPAQUE_ROUNDS[len(retried)]["requestState"]
+        raise AssertionError(f"the client gave up after the round with requestState {state!r}: {run.report('failed')}")
+
+
+@for_req("mrtr-client-request-state-opaque", "client")
+def test_the_client_treats_request_state_as_opaque(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+) -> None:
+    """Six rounds, each asking the same elicitation, with requestStates a client that inspected them would
+    read differently (OPAQUE_STATES, after a plain one): the client retries after every one, carrying the
+    state as it came. What a client does with a state inside (logs it, say) shows on no wire."""
+    script_rounds(scripted_server, *OPAQUE_ROUNDS)
+    run = run_client("mrtr_tool_call")
+    run.judge(lambda: check_states_opaque(run, scripted_server))
+
+
 def check_no_state_invented(server: ScriptedServer, rounds: tuple[dict, ...]) -> None:
     for _, call in retries(server, rounds):
         assert "requestState" not in call["params"], f"a retry after a round without requestState has one: {call}"
