@@ -17,7 +17,10 @@ import zlib
 from functools import cache
 from typing import Any
 
+import pytest
+
 from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_INFO, initialize_params
+from conformance.harness.pages import OTHER, Page, PageServer
 from conformance.harness.peer import Peer
 from conformance.harness.scripted_server import SERVER_INFO, ScriptedServer, default_results
 from conformance.matrix.covers import for_req
@@ -134,8 +137,7 @@ def test_client_icons_built_to_exhaust_leave_the_server_serving(revision: str, t
 # client that chokes on them (a crash, a stall past the harness's bound) fails.
 #
 # What a client fetches, and how (https or data only, no other origin, no credentials, no unsafe scheme,
-# scripts in SVG never run), would show as requests to a URL of the harness; the rows about it stay gapped
-# (coverage/icons.py says why).
+# scripts in SVG never run), shows as requests to the page server: the tests at the end of this module.
 
 ICONIC_TOOL = "iconic"
 SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
@@ -208,5 +210,263 @@ def test_no_script_in_an_svg_icon_runs(revision: str, run_client: RunClient, scr
     def check() -> None:
         called_back = [r.path for r in scripted_server.received if r.path.startswith(CALLBACK_PATH)]
         assert not called_back, f"the script of an SVG icon ran: it requested {called_back}"
+
+    run.judge(check)
+
+
+# -- the client side: what a client fetches of the icons it is handed --------------------------------------
+#
+# Each test below lists icons whose ``src`` points at the page server (harness/pages.py: a loopback listener
+# apart from the MCP endpoint, another origin than the scripted server's, recording every request and every
+# connection), in the tool listing and the serverInfo as above, and runs the driver's ``call_each_tool``. A
+# breach is a request the client makes outside the MCP endpoint: it shows in the page server's record, read
+# once the client's process has ended (so the bound waited for is the client's whole run, CLIENT_RUN_SECONDS
+# at most, and no idle wait follows it). A client that fetches no icon at all passes where the clause forbids
+# a fetch, or what a fetched icon does; where the clause is about how an icon is fetched, or about the bytes
+# fetched, a client that fetched none leaves the cell fixture-missing. An ``https:`` src on the page server
+# (plain HTTP) is an attempt that shows as a connection carrying a TLS handshake instead of a request.
+
+CALLBACK = "/callback/"  # what a script or external reference inside a fetched icon requests
+
+
+def tiny_png() -> bytes:
+    """A valid 1x1 grey PNG."""
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0)
+    idat = zlib.compress(b"\x00\x00")
+    return b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + _png_chunk(b"IDAT", idat) + _png_chunk(b"IEND", b"")
+
+
+def on_pages(pages: PageServer, path: str, scheme: str = "http", host: str = "127.0.0.1") -> str:
+    """The URL of ``path`` on the page server, as an icon src (``scheme`` and ``host`` as the test needs)."""
+    port = pages.url.rsplit(":", 1)[1]
+    return f"{scheme}://{host}:{port}{path}"
+
+
+def arrivals(pages: PageServer) -> list[str]:
+    """Everything that reached the page server, as evidence: each request, and each connection that carried
+    none (its first bytes)."""
+    shown = [f"{r.method} {r.path} on the {r.listener} listener" for r in pages.requests()]
+    shown += [
+        f"a connection to the {c.listener} listener beginning {c.began!r}" for c in pages.connections() if not c.http
+    ]
+    return shown
+
+
+def run_with_icons(run_client: RunClient, server: ScriptedServer, icons: list[dict[str, Any]]) -> ClientRun:
+    serving_icons(server, icons)
+    return run_client("call_each_tool")
+
+
+@for_req("icons-https-or-data-uri", "client")
+def test_an_icon_over_plain_http_is_not_used(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """The listing and serverInfo bear an icon whose src is plain ``http:`` (a real PNG on the page server): the
+    client never fetches it, within its whole run. A client that fetches no icon at all passes: it used none."""
+    path = "/icons/plain-http.png"
+    page_server.pages[path] = Page(tiny_png(), "image/png")
+    run = run_with_icons(run_client, scripted_server, [{"src": on_pages(page_server, path), "mimeType": "image/png"}])
+
+    def check() -> None:
+        used = page_server.fetched(path)
+        assert not used, f"the client fetched an icon over plain HTTP: {[f'{r.method} {r.path}' for r in used]}"
+
+    run.judge(check)
+
+
+@for_req("icons-reject-unsafe-schemes", "client")
+def test_icons_with_unsafe_schemes_are_refused(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """Icons with ``ws:`` and ``ftp:`` srcs pointing at the page server, and two icons whose fetch redirects to
+    such a URL: the client reaches none of the unsafe URLs (a WebSocket handshake for /icons/unsafe-*, or a
+    connection that sends no HTTP request, as an FTP client that waits for a greeting does). What a client does
+    with ``javascript:`` or ``file:`` srcs (HOSTILE_ICONS) leaves no request the harness can see."""
+    unsafe = {"ws": "/icons/unsafe-ws", "ftp": "/icons/unsafe-ftp"}
+    icons = [{"src": on_pages(page_server, path, scheme), "mimeType": "image/png"} for scheme, path in unsafe.items()]
+    for scheme, path in unsafe.items():
+        redirecting = f"/icons/redirect-to-{scheme}.png"
+        target = on_pages(page_server, f"{path}-after-redirect", scheme)
+        page_server.pages[redirecting] = Page(status=302, headers={"Location": target})
+        icons.append({"src": on_pages(page_server, redirecting), "mimeType": "image/png"})
+    run = run_with_icons(run_client, scripted_server, icons)
+
+    def check() -> None:
+        reached = [f"{r.method} {r.path}" for r in page_server.requests() if r.path.startswith("/icons/unsafe-")]
+        reached += [f"a connection beginning {c.began!r}" for c in page_server.connections() if not c.http]
+        assert not reached, f"the client went for icons with unsafe schemes (ws:, ftp:): {reached}"
+
+    run.judge(check)
+
+
+@for_req("icons-no-cross-origin-redirect", "client")
+def test_an_icon_redirect_to_another_origin_or_scheme_is_not_followed(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """Two icons on the page server redirect, one to another origin (the page server's other listener), one to
+    ``https:`` on the same host and port: a client that fetches them follows neither (nothing reaches the other
+    listener; no TLS handshake reaches the first). A client that fetches neither icon meets no redirect to
+    refuse: fixture-missing."""
+    away, to_https = "/icons/moved-away.png", "/icons/moved-to-https.png"
+    page_server.pages[away] = Page(status=302, headers={"Location": page_server.other_url + "/icons/landed.png"})
+    landed_https = on_pages(page_server, "/icons/landed-https.png", "https")
+    page_server.pages[to_https] = Page(status=302, headers={"Location": landed_https})
+    icons = [{"src": on_pages(page_server, path), "mimeType": "image/png"} for path in (away, to_https)]
+    run = run_with_icons(run_client, scripted_server, icons)
+
+    def check() -> None:
+        followed = [f"{r.method} {r.path}" for r in page_server.requests() if r.listener == OTHER]
+        followed += [f"a TLS handshake ({c.began!r})" for c in page_server.connections() if not c.http]
+        assert not followed, f"the client followed an icon's redirect to another origin or scheme: {followed}"
+        if not (page_server.fetched(away) or page_server.fetched(to_https)):
+            pytest.skip("fixture-missing: the client fetched none of the redirecting icons: no redirect to refuse")
+
+    run.judge(check)
+
+
+CREDENTIAL_HEADERS = ("cookie", "authorization", "proxy-authorization")
+
+
+@for_req("icons-fetch-without-credentials", "client")
+def test_icons_are_fetched_without_credentials(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """Two icons on the page server, the first answered with a cookie (``Set-Cookie``): every icon request the
+    client makes carries no Cookie, Authorization or Proxy-Authorization header. A client that fetches no icon
+    shows nothing of how it fetches: fixture-missing."""
+    first, second = "/icons/first.png", "/icons/second.png"
+    page_server.pages[first] = Page(tiny_png(), "image/png", headers={"Set-Cookie": "mcp-matrix-icon=secret; Path=/"})
+    page_server.pages[second] = Page(tiny_png(), "image/png")
+    icons = [{"src": on_pages(page_server, path), "mimeType": "image/png"} for path in (first, second)]
+    run = run_with_icons(run_client, scripted_server, icons)
+
+    def check() -> None:
+        fetches = page_server.requests()
+        credentialed = {
+            f"{r.method} {r.path}": {h: r.headers[h] for h in CREDENTIAL_HEADERS if h in r.headers} for r in fetches
+        }
+        credentialed = {request: sent for request, sent in credentialed.items() if sent}
+        assert not credentialed, f"the client fetched icons with credentials: {credentialed}"
+        if not fetches:
+            pytest.skip("fixture-missing: the client fetched no icon: how it fetches does not show")
+
+    run.judge(check)
+
+
+@for_req("icons-same-origin-as-server", "client")
+def test_an_icon_of_another_origin_than_the_server_is_not_fetched(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """The scripted server (http://127.0.0.1:<its port>) hands out an ``https:`` icon on the same host but
+    another port (the page server): another origin. The client does not reach for it within its whole run
+    (no request, no TLS handshake). A client that fetches no icon at all passes: it used none of another
+    origin."""
+    path = "/icons/elsewhere.png"
+    run = run_with_icons(
+        run_client, scripted_server, [{"src": on_pages(page_server, path, "https"), "mimeType": "image/png"}]
+    )
+
+    def check() -> None:
+        reached = arrivals(page_server)
+        assert not reached, (
+            f"the client reached for an icon of another origin ({on_pages(page_server, path, 'https')}) than its "
+            f"server's ({scripted_server.url}): {reached}"
+        )
+
+    run.judge(check)
+
+
+@for_req("icons-trusted-origin-src", "client")
+def test_an_icon_of_another_domain_is_not_fetched(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """The scripted server (at 127.0.0.1) hands out an ``https:`` icon on another domain (``localhost``, which no
+    client configuration here names as trusted): the client does not reach for it within its whole run. A client
+    that fetches no icon at all passes."""
+    src = on_pages(page_server, "/icons/other-domain.png", "https", "localhost")
+    run = run_with_icons(run_client, scripted_server, [{"src": src, "mimeType": "image/png"}])
+
+    def check() -> None:
+        reached = arrivals(page_server)
+        assert not reached, f"the client reached for an icon of a domain it has no reason to trust ({src}): {reached}"
+
+    run.judge(check)
+
+
+def called_back(pages: PageServer) -> list[str]:
+    return [f"{r.method} {r.path}" for r in pages.requests() if r.path.startswith(CALLBACK)]
+
+
+@for_req("icons-executable-content-caution", "client")
+def test_the_scripts_and_references_of_a_fetched_svg_icon_stay_inert(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """An SVG icon served over the network (image/svg+xml) carries an onload handler, a script, a foreignObject
+    with an iframe, and an external image: none of them calls back to the page server within the client's whole
+    run. A client that fetches or draws no icon runs nothing and passes."""
+    path = "/icons/scripted.svg"
+    back = page_server.url + CALLBACK
+    page_server.pages[path] = Page(
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="16" '
+            f"height=\"16\" onload=\"fetch('{back}onload')\"><script>fetch('{back}script')</script>"
+            f'<foreignObject width="16" height="16"><iframe xmlns="http://www.w3.org/1999/xhtml" src="{back}iframe"/>'
+            f'</foreignObject><image href="{back}image" width="16" height="16"/></svg>'
+        ).encode(),
+        "image/svg+xml",
+    )
+    run = run_with_icons(
+        run_client, scripted_server, [{"src": on_pages(page_server, path), "mimeType": "image/svg+xml"}]
+    )
+
+    def check() -> None:
+        ran = called_back(page_server)
+        assert not ran, f"the content of an SVG icon ran or loaded what it references: it requested {ran}"
+
+    run.judge(check)
+
+
+@for_req("icons-verify-content-type", "client")
+def test_an_icon_whose_bytes_belie_its_type_is_not_rendered(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """An icon declared and served as ``image/png`` whose bytes are a scripted SVG: a client that judged the type
+    by the bytes refuses it (the types disagree), and one that trusted the declared type fails to decode it; only
+    a client that renders it by what the bytes turn out to be runs its script, which calls back. The cell needs
+    the icon fetched: a client that fetches no icon leaves it fixture-missing."""
+    path = "/icons/lying.png"
+    back = page_server.url + CALLBACK
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" onload="fetch(\'{back}onload\')">'
+        f"<script>fetch('{back}lying-icon')</script></svg>"
+    )
+    page_server.pages[path] = Page(svg.encode(), "image/png")
+    run = run_with_icons(run_client, scripted_server, [{"src": on_pages(page_server, path), "mimeType": "image/png"}])
+
+    def check() -> None:
+        ran = called_back(page_server)
+        assert not ran, f"an icon served as image/png whose bytes are SVG was rendered as SVG: it requested {ran}"
+        if not page_server.fetched(path):
+            pytest.skip("fixture-missing: the client fetched no icon: no bytes to check against a type")
+
+    run.judge(check)
+
+
+@for_req("icons-image-type-allowlist", "client")
+def test_an_icon_that_is_no_image_is_not_rendered(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """An icon declared and served as ``text/html``, an HTML page whose script and image call back: no image type
+    any allowlist holds, so a client renders it not at all, and nothing calls back within its whole run. A client
+    that refuses it unfetched, or fetches no icon, passes: it rendered nothing off a list."""
+    path = "/icons/page.html"
+    back = page_server.url + CALLBACK
+    page = f"<!doctype html><script>fetch('{back}html-script')</script><img src='{back}html-image'>"
+    page_server.pages[path] = Page(page.encode(), "text/html")
+    run = run_with_icons(run_client, scripted_server, [{"src": on_pages(page_server, path), "mimeType": "text/html"}])
+
+    def check() -> None:
+        ran = called_back(page_server)
+        assert not ran, f"an HTML page given as an icon was rendered: it requested {ran}"
 
     run.judge(check)

@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import drop_field, silence
+from conformance.harness.faults import drop_field, fetch, silence
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_icons.py"
@@ -53,8 +53,64 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_icons_built_to_exhaust_leave_the_client_working",
         fault=silence("tools/call"),
     ),
-    # no fault: none can make a client request the callback URL (see the #12 gap below); the row is a SHOULD
+    # no fault: the callback goes to the scripted server's own listener, which a fetch fault does not reach; SHOULD
     Cover("icons-svg-precautions-src", "client", f"{TESTS}::test_no_script_in_an_svg_icon_runs"),
+    # what the client fetches of the icons it is handed, seen by the page server (harness/pages.py); each fault is
+    # the request a client breaking the clause makes, after the listing has handed the icons over (its tools/call)
+    Cover(
+        "icons-https-or-data-uri",
+        "client",
+        f"{TESTS}::test_an_icon_over_plain_http_is_not_used",
+        fault=fetch("tools/call", "/icons/plain-http.png"),
+    ),
+    Cover(
+        "icons-reject-unsafe-schemes",
+        "client",
+        f"{TESTS}::test_icons_with_unsafe_schemes_are_refused",
+        fault=fetch("tools/call", "/icons/unsafe-ws", {"Upgrade": "websocket", "Sec-WebSocket-Version": "13"}),
+    ),
+    Cover(
+        "icons-no-cross-origin-redirect",
+        "client",
+        f"{TESTS}::test_an_icon_redirect_to_another_origin_or_scheme_is_not_followed",
+        fault=fetch("tools/call", "/icons/moved-away.png"),  # the redirect to the other listener followed
+    ),
+    Cover(
+        "icons-fetch-without-credentials",
+        "client",
+        f"{TESTS}::test_icons_are_fetched_without_credentials",
+        fault=fetch("tools/call", "/icons/second.png", {"Cookie": "mcp-matrix-icon=secret"}),
+    ),
+    Cover(
+        "icons-same-origin-as-server",
+        "client",
+        f"{TESTS}::test_an_icon_of_another_origin_than_the_server_is_not_fetched",
+        fault=fetch("tools/call", "/icons/elsewhere.png"),
+    ),
+    Cover(
+        "icons-trusted-origin-src",
+        "client",
+        f"{TESTS}::test_an_icon_of_another_domain_is_not_fetched",
+        fault=fetch("tools/call", "/icons/other-domain.png"),
+    ),
+    Cover(
+        "icons-executable-content-caution",
+        "client",
+        f"{TESTS}::test_the_scripts_and_references_of_a_fetched_svg_icon_stay_inert",
+        fault=fetch("tools/call", "/callback/script"),  # what the SVG's script requests when it runs
+    ),
+    Cover(
+        "icons-verify-content-type",
+        "client",
+        f"{TESTS}::test_an_icon_whose_bytes_belie_its_type_is_not_rendered",
+        fault=fetch("tools/call", "/callback/lying-icon"),
+    ),
+    Cover(
+        "icons-image-type-allowlist",
+        "client",
+        f"{TESTS}::test_an_icon_that_is_no_image_is_not_rendered",
+        fault=fetch("tools/call", "/callback/html-script"),
+    ),
 ]
 
 GAPS: list[Gap] = [
@@ -85,25 +141,6 @@ GAPS: list[Gap] = [
             "icons-render-svg-webp": "client",
             "icons-sanitize-allowed": "client",
             "icons-size-limits-allowed": "client",
-        },
-    ),
-    *gaps(
-        "#12",
-        "a breach shows only as a request of the client to a URL the harness serves (an icon fetched over plain "
-        "HTTP, from another origin, after a redirect, with credentials; an SVG or HTML payload's script calling "
-        "back), and no fault of the harness makes a client send one (faults.py has no kind for a request outside "
-        "the MCP endpoint), so no test of them could be shown to fail; none of the client targets (the SDK, the "
-        "TypeScript SDK, fastmcp) fetches or draws icons either",
-        {
-            "icons-https-or-data-uri": "client",
-            "icons-reject-unsafe-schemes": "client",
-            "icons-no-cross-origin-redirect": "client",
-            "icons-fetch-without-credentials": "client",
-            "icons-same-origin-as-server": "client",
-            "icons-executable-content-caution": "client",
-            "icons-verify-content-type": "client",
-            "icons-image-type-allowlist": "client",
-            "icons-trusted-origin-src": "client",
         },
     ),
 ]

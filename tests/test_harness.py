@@ -254,3 +254,58 @@ def test_two_messages_a_fault_puts_in_one_post_travel_as_a_batch(tmp_path: Path)
     finally:
         server.close()
         trace.close()
+
+
+# -- the page server and the fetch fault: a client's requests outside the MCP endpoint ---------------------
+
+
+def test_the_page_server_records_each_request_and_each_connection_whatever_it_carried() -> None:
+    import socket
+
+    from conformance.harness.pages import OTHER, Page, PageServer, fetch_page
+
+    pages = PageServer()
+    try:
+        pages.pages["/away"] = Page(status=302, headers={"Location": pages.other_url + "/landed"})
+        fetch_page(pages.url + "/away", {"Cookie": "c=1"})  # redirects followed: the other origin is reached
+        with socket.create_connection(("127.0.0.1", int(pages.url.rsplit(":", 1)[1]))) as raw:
+            raw.sendall(b"\x16\x03\x01\x00")  # a TLS handshake's first bytes on the plain-HTTP port
+        requests = pages.requests()
+        assert [(r.listener, r.path) for r in requests] == [("main", "/away"), (OTHER, "/landed")]
+        assert requests[0].headers["cookie"] == "c=1"
+        assert [c.http for c in pages.connections()] == [True, True, False]
+    finally:
+        pages.close()
+
+
+def test_a_fetch_fault_makes_its_request_before_the_frame_goes_on_over_both_transports(tmp_path: Path) -> None:
+    from conformance.harness.faults import fetch
+    from conformance.harness.pages import PageServer
+    from conformance.harness.scripted_server import ScriptedServer
+    from conformance.harness.scripted_stdio import ScriptedStdio
+
+    fault = fetch("ping", "/icon.png", {"Authorization": "Bearer x"})
+    trace = Trace(tmp_path / "t.jsonl", "streamable-http")
+    pages = PageServer(trace)
+    server = ScriptedServer("2026-07-28", trace, fault=fault)
+    server.pages_url = pages.url
+    try:
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}).encode()
+        with urllib.request.urlopen(urllib.request.Request(server.url, ping, headers), timeout=5) as answer:
+            assert json.loads(answer.read())["id"] == 1, "the frame itself goes on unchanged"
+        scripted = ScriptedStdio("2025-06-18", tmp_path / "record.jsonl", fault=fault)
+        scripted.pages_url = pages.url
+        lines = [{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, {"jsonrpc": "2.0", "id": 2, "method": "ping"}]
+        stdin = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+        subprocess.run(scripted.command(), input=stdin, capture_output=True, timeout=30, check=False)
+        assert [f.get("method") for f in scripted.load().frames()] == ["tools/list", "ping"]
+        fetched = pages.fetched("/icon.png")
+        assert [r.headers.get("authorization") for r in fetched] == ["Bearer x", "Bearer x"]
+    finally:
+        server.close()
+        trace.close()
+        pages.close()
+    events = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    page_event = next(e["seq"] for e in events if e.get("event") == "page-request")
+    assert page_event < next(e["seq"] for e in events if e["kind"] == "message"), "the fetch comes before the frame"

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.harness.pages import fetch_page
+
 KINDS = (
     "set",
     "drop",
@@ -44,6 +46,7 @@ KINDS = (
     "misreport",
     "bundle",
     "http-body",
+    "fetch",
 )
 EVERY_METHOD = "*"  # a fault's target that names every method but the handshake (`make mutate`)
 SESSION_OPENING = ("initialize", "notifications/initialized")  # every test reads them: no test's own subject
@@ -124,11 +127,13 @@ class Fault:
         method_of: Callable[[Any], str | None],
         held: list[bytes] | None = None,
         counts: dict[str, int] | None = None,
+        pages: str = "",
     ) -> list[bytes]:
         """The lines the peer sees instead of ``line`` (none, one, or several). ``held`` is the
         caller's own store for ``reorder``, which keeps a targeted frame back until the next frame
         has gone by, and ``counts`` its count of targeted frames for ``occurrence`` (a fault object
-        is shared; the state of one session is not)."""
+        is shared; the state of one session is not). ``pages`` is the base URL of the session's page
+        server, where a ``fetch`` fault's request goes."""
         try:
             frame = json.loads(line)
         except json.JSONDecodeError:
@@ -146,6 +151,11 @@ class Fault:
             released, held[:] = [line, *held], []
             return released
         if self.kind in HTTP_KINDS or not self.applies_to(frame, method_of):
+            return [line]
+        if self.kind == "fetch":  # the client's request outside the MCP endpoint, made before its frame goes on
+            if not pages:
+                raise ValueError(f"{self}: no page server in this session (the page_server fixture)")
+            fetch_page(pages + self.path, self.value)
             return [line]
         if self.kind == "corrupt":
             return [line[: len(line) // 2] + b"\n"]
@@ -276,6 +286,19 @@ def misreport(report: str, instead: Any = None) -> Fault:
         description = f"the client's {report!r} report reads {instead!r}"
         return Fault("misreport", report, value=instead, description=description)
     return Fault("misreport", report, description=f"each entry of the client's {report!r} report given another's value")
+
+
+def fetch(
+    target: str | tuple[str, ...], path: str, headers: dict[str, str] | None = None, occurrence: int = 0
+) -> Fault:
+    """Just before its frame of ``target`` goes on (with ``occurrence``: its Nth only), the client GETs ``path``
+    of the session's page server (harness/pages.py), sending ``headers`` and following redirects: the request
+    outside the MCP endpoint that a client breaking the clause makes (an icon fetched, a ``$ref`` or an
+    elicitation URL dereferenced). The frame itself goes on unchanged."""
+    nth = f" number {occurrence}" if occurrence else ""
+    sent = f" with {headers}" if headers else ""
+    description = f"the client fetches {path} of the page server{sent} before its {target} frame{nth}"
+    return Fault("fetch", target, path, dict(headers or {}), description, occurrence)
 
 
 def pretty_print(target: str) -> Fault:

@@ -442,6 +442,7 @@ class ScriptedServer:
         self.paces: dict[str, Pace] = {}  # methods answered slowly, with progress, or not at all (Pace)
         self.client_answers = ClientAnswers()
         self._fault_counts: dict[str, int] = {}  # the fault's count of the frames it targets (one occurrence)
+        self.pages_url = ""  # the base URL of the session's page server (harness/pages.py), if it has one
         # How the names of the headers we answer with are written (header names are case-insensitive).
         self.header_name: Callable[[str], str] = _as_written
         self._lock = threading.Lock()
@@ -574,7 +575,10 @@ class ScriptedServer:
             piece
             for item in items
             for piece in self.fault.mutate(
-                json.dumps(item).encode(), self.client_answers.method_answered, counts=self._fault_counts
+                json.dumps(item).encode(),
+                self.client_answers.method_answered,
+                counts=self._fault_counts,
+                pages=self.pages_url,
             )
         ]
         if isinstance(document, list):

@@ -102,6 +102,7 @@ class ScriptedStdioServer:
         self.revision: str = options.revision
         self.trace = trace
         self.fault = fault_from_json(options.fault) if options.fault else None
+        self.page_server: str = options.page_server  # where a fetch fault's request goes (harness/pages.py)
         self.hold = set(options.hold)
         self.raw: dict[str, Any] = {m: json.loads(t) for m, t in (item.split("=", 1) for item in options.raw)}
         self.push: dict[str, Any] = {m: json.loads(t) for m, t in (item.split("=", 1) for item in options.push)}
@@ -210,7 +211,7 @@ class ScriptedStdioServer:
         lets through is what we read, line by line (a line it leaves without its newline runs into the
         next one, as on a real pipe), record and answer."""
         sent = (
-            self.fault.mutate(line, self.client_answers.method_answered, self._held, self._counts)
+            self.fault.mutate(line, self.client_answers.method_answered, self._held, self._counts, self.page_server)
             if self.fault
             else [line]
         )
@@ -453,6 +454,7 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--record", required=True, type=Path, help="the session trace to write (JSONL)")
     parser.add_argument("--spec-cache", help="the pinned spec's cache directory (MCP_SPEC_CACHE)")
     parser.add_argument("--fault", help="a fault (JSON) on what the client sends, before we read it")
+    parser.add_argument("--page-server", default="", help="the base URL of the session's page server (fetch faults)")
     parser.add_argument("--hold", action="append", default=[], help="leave requests of this method unanswered")
     parser.add_argument("--error", action="append", default=[], help="METHOD=CODE: answer METHOD with that error")
     parser.add_argument("--result", action="append", default=[], help="METHOD=JSON: answer METHOD with that result")
@@ -635,6 +637,7 @@ class ScriptedStdio:
         self.cancel_listen: str | None = None  # with listen: each listen cancelled once acknowledged, with this reason
         self.crash_after: str | None = None  # the method after whose first answer the server dies
         self.stderr_flood = 0  # bytes of log text the server writes on stderr before anything else
+        self.pages_url = ""  # the base URL of the session's page server (harness/pages.py), if it has one
         self.paths: list[Path] = []
         self._base = record
         self._spec_cache = materialise().parent
@@ -651,6 +654,8 @@ class ScriptedStdio:
         argv += ["--spec-cache", str(self._spec_cache)]
         if self.fault is not None:
             argv += ["--fault", fault_to_json(self.fault)]
+        if self.pages_url:
+            argv += ["--page-server", self.pages_url]
         for method in sorted(self.hold):
             argv += ["--hold", method]
         for method, code in sorted(self.errors.items()):

@@ -32,6 +32,7 @@ from conformance.harness.frames import COMPLETED, REPORT_PREFIX, REVISION_VARIAB
 from conformance.harness.http import HttpPeer, require_loopback
 from conformance.harness.http_sse import HttpSsePeer
 from conformance.harness.launcher import CommandLauncher, HttpServerProcess, Launcher, ServerProcess, WarmLauncher
+from conformance.harness.pages import PageServer
 from conformance.harness.peer import HarnessError, Peer
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_sse import ScriptedSseServer
@@ -459,6 +460,22 @@ def scripted_stdio(revision: str, request: pytest.FixtureRequest) -> Iterator[Sc
     if report is not None and passed_outright(report):
         for record in server.paths:
             record.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def page_server(request: pytest.FixtureRequest) -> Iterator[PageServer]:
+    """A loopback page server (harness/pages.py) for the test's scripted server (HTTP or stdio), which hands
+    its URLs to the client: the record of what the client fetched outside the MCP endpoint, and where a
+    ``fetch`` fault's request goes. Over Streamable HTTP the session's trace shows each request too."""
+    scripted = next((request.getfixturevalue(n) for n in CLIENT_FIXTURE_NAMES if n in request.fixturenames), None)
+    pages = PageServer(trace=getattr(scripted, "trace", None))
+    if scripted is not None:
+        scripted.pages_url = pages.url
+    yield pages
+    pages.close()
+
+
+CLIENT_FIXTURE_NAMES = ("scripted_server", "scripted_stdio", "scripted_peer")
 
 
 @pytest.fixture
