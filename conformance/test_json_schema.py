@@ -12,6 +12,7 @@ a hostile schema for its validator), the server has nothing to validate: see doc
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,6 +22,7 @@ from jsonschema import Draft7Validator, Draft202012Validator, SchemaError, valid
 
 from conformance.harness.exchanges import converse, declared
 from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.pages import Page, PageServer
 from conformance.harness.peer import Peer
 from conformance.harness.roles import Binding, bound, require_role
 from conformance.harness.scripted_server import ScriptedServer
@@ -36,6 +38,7 @@ from conformance.test_tools import (
     external_ref_schema,
     output_tool,
     run_tools,
+    text_result,
     tool_results,
 )
 from conformance.test_tools import refused as rejected
@@ -302,5 +305,38 @@ def test_the_client_refuses_a_schema_whose_external_ref_does_not_resolve(
         results = tool_results(run)
         checks_structured_content(results)
         assert rejected(results, "external-ref"), f"a result under the unresolvable $ref {url} was accepted: {results}"
+
+    run.judge(check)
+
+
+# -- the client side, 2026-07-28: a $ref to the network is not dereferenced ----------------------------------
+#
+# The $ref targets are documents the page server serves (harness/pages.py: a loopback listener apart from the
+# MCP endpoint, recording every request); a client that dereferences one shows as a request there. No driver
+# scenario configures anything about $ref resolution, so the client runs in its default configuration.
+
+INTEGER_DOCUMENT = "/schemas/integer.json"
+
+
+@for_req("json-schema-no-network-ref", "client")
+def test_the_client_dereferences_no_network_ref(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """A tool's inputSchema and another's outputSchema each hold a ``$ref`` to a schema document on the page server
+    (served, and valid: ``{"type": "integer"}``); the client lists and calls both. Within its whole run (the page
+    server's record is read once the client's process has ended) nothing reaches the page server. A client that
+    checks no schema fetches nothing and passes too: it dereferenced nothing."""
+    page_server.pages[INTEGER_DOCUMENT] = Page(json.dumps({"type": "integer"}).encode(), "application/schema+json")
+    remote = page_server.url + INTEGER_DOCUMENT
+    input_tool = {"name": "remote-input", "inputSchema": external_ref_schema(remote) | {"required": []}}
+    tools = [
+        (input_tool, text_result("remote-input ran")),
+        output_tool("remote-output", external_ref_schema(remote), {"n": 1}),
+    ]
+    run = run_tools(run_client, scripted_server, tools)
+
+    def check() -> None:
+        dereferenced = [f"{r.method} {r.path}" for r in page_server.requests()]
+        assert not dereferenced, f"the client dereferenced a network $ref ({remote}): {dereferenced}"
 
     run.judge(check)

@@ -4,7 +4,7 @@ Loaded by path (this folder is not a package); see conformance/matrix/covers.py.
 add its Cover and take its id off the lists below.
 """
 
-from conformance.harness.faults import misreport, set_field
+from conformance.harness.faults import fetch, misreport, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_json_schema.py"
@@ -75,6 +75,12 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_the_client_refuses_a_schema_whose_external_ref_does_not_resolve",
         fault=VERDICTS_SWAPPED,
     ),
+    Cover(
+        "json-schema-no-network-ref",
+        "client",
+        f"{TESTS}::test_the_client_dereferences_no_network_ref",
+        fault=fetch("tools/call", "/schemas/integer.json"),  # the $ref target, fetched once the tools are listed
+    ),
 ]
 
 GAPS: list[Gap] = [
@@ -119,13 +125,11 @@ GAPS: list[Gap] = [
         {"json-schema-document-dialects": "client"},
     ),
     *gaps(
-        "#12",
-        "a fetch of a network $ref shows only as a request of the client to a URL the harness serves, and no fault "
-        "makes a client send one (faults.py has no kind for a request outside the MCP endpoint); the opt-in mode, "
-        "its host allowlist and its default are a setting the SDK's client does not have (no driver scenario can "
-        "turn it on). The SDK's client is seen fetching no $ref (tools-client-ref-resolution, SHOULD)",
+        "L-136",
+        "a setting that fetches remote $ref targets, off by default and with a host allowlist, is the client's "
+        "configuration: none of the clients under test has one, so no driver scenario can turn it on; with it "
+        "off, the wire shows only json-schema-no-network-ref's observation",
         {
-            "json-schema-no-network-ref": "client",
             "json-schema-remote-ref-opt-in": "client",
             "json-schema-remote-ref-off-by-default": "client",
             "json-schema-remote-ref-host-restrictions": "client",
