@@ -482,7 +482,11 @@ ASKED = {  # what the scripted server asks the client before answering its tools
     "tour-roots": {"method": "roots/list"},
     "tour-sampling": {
         "method": "sampling/createMessage",
-        "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "Say hello"}}], "maxTokens": 20},
+        "params": {
+            "messages": [{"role": "user", "content": {"type": "text", "text": "Say hello"}}],
+            "maxTokens": 20,
+            "_meta": {"progressToken": "tour-sampling-progress"},  # the client's progress, for its schema row
+        },
     },
     "tour-elicitation": {
         "method": "elicitation/create",
