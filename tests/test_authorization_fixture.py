@@ -1,0 +1,355 @@
+"""The authorization machinery (#13): the harness's authorization server and each of its misbehaviours, the
+fixture server's protected configuration (the SDK's resource server), and the SDK client's OAuth flow through
+the scripted user agent. Loopback only; the server runs in this process, the protected fixture server once
+per worker.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+import socket
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import httpx2
+import jwt
+import pytest
+
+from conformance.harness.authorization import (
+    OAUTH_ONLY,
+    OPENID_ONLY,
+    OTHER_AUDIENCE,
+    WRONG_ISSUER,
+    AuthorizationServer,
+    Misbehaviour,
+)
+from conformance.run.plugin import run_client_process
+
+REDIRECT_URI = "http://127.0.0.1:3000/callback"
+RESOURCE = "http://127.0.0.1:9/mcp"  # the resource a hand-made flow asks for (nothing listens there)
+SCOPE = "mcp-matrix:tools"
+OAUTH_PATH = "/.well-known/oauth-authorization-server"
+OPENID_PATH = "/.well-known/openid-configuration"
+
+
+@pytest.fixture(scope="module")
+def tenant() -> Any:
+    """An authorization server whose issuer has a path, for the path-aware discovery documents."""
+    with AuthorizationServer(issuer_path="tenant") as authorization:
+        yield authorization
+
+
+@pytest.fixture
+def http() -> Any:
+    with httpx2.Client(timeout=5) as client:
+        yield client
+
+
+def pkce() -> tuple[str, str]:
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+    return verifier, challenge
+
+
+def register(http: httpx2.Client, authorization: AuthorizationServer) -> httpx2.Response:
+    metadata = {
+        "redirect_uris": [REDIRECT_URI],
+        "token_endpoint_auth_method": "none",
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "scope": SCOPE,
+    }
+    return http.post(authorization.issuer + "/register", json=metadata)
+
+
+def authorize(http: httpx2.Client, authorization: AuthorizationServer, client_id: str, challenge: str) -> dict:
+    """The authorization request, as a user agent sends it; the redirect's query."""
+    query = {
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": REDIRECT_URI,
+        "state": "mcp-matrix-state",
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+        "resource": RESOURCE,
+        "scope": SCOPE,
+    }
+    response = http.get(authorization.issuer + "/authorize", params=query)
+    assert response.status_code == 302, response.text
+    return {name: values[0] for name, values in parse_qs(urlparse(response.headers["location"]).query).items()}
+
+
+def code_flow(http: httpx2.Client, authorization: AuthorizationServer) -> tuple[str, httpx2.Response]:
+    """Register, authorize, redeem the code: the client id and the token response."""
+    client_id = register(http, authorization).json()["client_id"]
+    verifier, challenge = pkce()
+    redirect = authorize(http, authorization, client_id, challenge)
+    form = {
+        "grant_type": "authorization_code",
+        "code": redirect["code"],
+        "redirect_uri": REDIRECT_URI,
+        "client_id": client_id,
+        "code_verifier": verifier,
+        "resource": RESOURCE,
+    }
+    return client_id, http.post(authorization.issuer + "/token", data=form)
+
+
+def claims(token: str) -> dict[str, Any]:
+    return jwt.decode(token, options={"verify_signature": False})
+
+
+# -- starting and stopping ---------------------------------------------------------------------------------
+
+
+def test_the_server_starts_serving_and_stops_closing_its_port() -> None:
+    authorization = AuthorizationServer()
+    port = urlparse(authorization.origin).port
+    assert httpx2.get(authorization.jwks_uri, timeout=5).status_code == 200
+    authorization.close()
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port or 0), timeout=1):
+        pass
+
+
+# -- discovery ---------------------------------------------------------------------------------------------
+
+
+def test_a_root_issuer_serves_both_documents_naming_itself(http, authorization_server) -> None:
+    for path in (OAUTH_PATH, OPENID_PATH):
+        document = http.get(authorization_server.origin + path).json()
+        assert document["issuer"] == authorization_server.issuer
+        assert document["code_challenge_methods_supported"] == ["S256"]
+        assert document["registration_endpoint"] == authorization_server.issuer + "/register"
+    assert "subject_types_supported" in http.get(authorization_server.origin + OPENID_PATH).json()
+
+
+def test_a_path_issuer_serves_each_document_where_its_rule_puts_it(http, tenant) -> None:
+    places = {
+        "oauth-authorization-server": tenant.origin + OAUTH_PATH + "/tenant",
+        "openid-configuration-inserted": tenant.origin + OPENID_PATH + "/tenant",
+        "openid-configuration-appended": tenant.issuer + OPENID_PATH,
+    }
+    for url in places.values():
+        assert http.get(url).json()["issuer"] == tenant.issuer
+    assert http.get(tenant.origin + OAUTH_PATH).status_code == 404  # not at the root: the issuer has a path
+    for kind in places:
+        tenant.misbehaviour = Misbehaviour(documents=frozenset({kind}))
+        served = [other for other, where in places.items() if http.get(where).status_code == 200]
+        assert served == [kind]
+    tenant.misbehaviour = Misbehaviour()
+
+
+@pytest.mark.parametrize(
+    ("documents", "oauth_status", "openid_status"),
+    [(OAUTH_ONLY, 200, 404), (OPENID_ONLY, 404, 200), (frozenset(), 404, 404)],
+    ids=["no-openid-fallback", "openid-only", "no-metadata"],
+)
+def test_the_documents_served_are_switched(http, authorization_server, documents, oauth_status, openid_status) -> None:
+    authorization_server.misbehaviour = Misbehaviour(documents=documents)
+    assert http.get(authorization_server.origin + OAUTH_PATH).status_code == oauth_status
+    assert http.get(authorization_server.origin + OPENID_PATH).status_code == openid_status
+
+
+def test_a_missing_document_can_be_a_server_error(http, authorization_server) -> None:
+    authorization_server.misbehaviour = Misbehaviour(documents=frozenset(), missing_document_status=503)
+    assert http.get(authorization_server.origin + OAUTH_PATH).status_code == 503
+
+
+@pytest.mark.parametrize(
+    ("misbehaviour", "expected"),
+    [
+        (Misbehaviour(metadata_issuer=WRONG_ISSUER), {"issuer": WRONG_ISSUER}),
+        (Misbehaviour(code_challenge_methods=None), {"code_challenge_methods_supported": None}),
+        (Misbehaviour(code_challenge_methods=("plain",)), {"code_challenge_methods_supported": ["plain"]}),
+        (Misbehaviour(registration="unadvertised"), {"registration_endpoint": None}),
+        (Misbehaviour(client_id_metadata_documents=True), {"client_id_metadata_document_supported": True}),
+        (Misbehaviour(redirect_issuer="correct"), {"authorization_response_iss_parameter_supported": True}),
+        (Misbehaviour(metadata_overrides={"token_endpoint": None}), {"token_endpoint": None}),
+        (
+            Misbehaviour(metadata_overrides={"response_types_supported": ["token"]}),
+            {"response_types_supported": ["token"]},
+        ),
+    ],
+    ids=["wrong-issuer", "no-pkce", "no-s256", "no-registration", "cimd", "iss-parameter", "removed", "replaced"],
+)
+def test_each_metadata_switch_shows_in_the_document(http, authorization_server, misbehaviour, expected) -> None:
+    assert all(http.get(authorization_server.origin + OAUTH_PATH).json().get(k) != v for k, v in expected.items())
+    authorization_server.misbehaviour = misbehaviour
+    document = http.get(authorization_server.origin + OAUTH_PATH).json()
+    assert {name: document.get(name) for name in expected} == expected
+
+
+# -- registration and the code flow ------------------------------------------------------------------------
+
+
+def test_registration_is_open_refused_or_absent(http, authorization_server) -> None:
+    assert register(http, authorization_server).status_code == 201
+    authorization_server.misbehaviour = Misbehaviour(registration="refused")
+    refused = register(http, authorization_server)
+    assert (refused.status_code, refused.json()["error"]) == (400, "invalid_client_metadata")
+    authorization_server.misbehaviour = Misbehaviour(registration="unadvertised")
+    assert register(http, authorization_server).status_code == 404
+
+
+def test_the_code_flow_issues_a_signed_token_for_the_resource_asked_for(http, authorization_server) -> None:
+    client_id, response = code_flow(http, authorization_server)
+    assert response.status_code == 200, response.text
+    tokens = response.json()
+    key = jwt.PyJWKClient(authorization_server.jwks_uri).get_signing_key_from_jwt(tokens["access_token"])
+    verified = jwt.decode(
+        tokens["access_token"], key.key, algorithms=["ES256"], audience=RESOURCE, issuer=authorization_server.issuer
+    )
+    assert (verified["client_id"], verified["scope"], tokens["scope"]) == (client_id, SCOPE, SCOPE)
+    assert tokens["refresh_token"]
+    [token_request] = authorization_server.requests_to("/token")
+    assert token_request.form["resource"] == [RESOURCE] and token_request.status == 200
+    [authorization_request] = authorization_server.requests_to("/authorize")
+    assert authorization_request.query["code_challenge_method"] == ["S256"]
+
+
+def test_a_wrong_code_verifier_is_refused(http, authorization_server) -> None:
+    client_id = register(http, authorization_server).json()["client_id"]
+    _verifier, challenge = pkce()
+    code = authorize(http, authorization_server, client_id, challenge)["code"]
+    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI, "client_id": client_id}
+    refused = http.post(authorization_server.issuer + "/token", data=form | {"code_verifier": pkce()[0]})
+    assert (refused.status_code, refused.json()["error"]) == (400, "invalid_grant")
+
+
+@pytest.mark.parametrize(
+    ("redirect_issuer", "stated"), [("omitted", None), ("correct", "issuer"), ("wrong", WRONG_ISSUER)]
+)
+def test_the_redirect_states_the_issuer_as_switched(http, authorization_server, redirect_issuer, stated) -> None:
+    authorization_server.misbehaviour = Misbehaviour(redirect_issuer=redirect_issuer)
+    client_id = register(http, authorization_server).json()["client_id"]
+    redirect = authorize(http, authorization_server, client_id, pkce()[1])
+    assert redirect["state"] == "mcp-matrix-state"
+    assert redirect.get("iss") == (authorization_server.issuer if stated == "issuer" else stated)
+
+
+@pytest.mark.parametrize(
+    ("misbehaviour", "claim", "expected"),
+    [
+        (Misbehaviour(token_audience=OTHER_AUDIENCE), "aud", OTHER_AUDIENCE),
+        (Misbehaviour(token_issuer=WRONG_ISSUER), "iss", WRONG_ISSUER),
+        (Misbehaviour(granted_scopes=()), "scope", ""),
+    ],
+    ids=["another-audience", "another-issuer", "insufficient-scope"],
+)
+def test_each_token_switch_shows_in_the_token(http, authorization_server, misbehaviour, claim, expected) -> None:
+    authorization_server.misbehaviour = misbehaviour
+    _client_id, response = code_flow(http, authorization_server)
+    assert claims(response.json()["access_token"])[claim] == expected
+
+
+def test_expired_tokens_are_issued_as_fresh(http, authorization_server) -> None:
+    authorization_server.misbehaviour = Misbehaviour(expired_tokens=True)
+    _client_id, response = code_flow(http, authorization_server)
+    tokens = response.json()
+    issued = claims(tokens["access_token"])
+    assert issued["exp"] < issued["iat"] and tokens["expires_in"] > 0
+
+
+def test_refresh_rotates_and_can_be_refused_or_withheld(http, authorization_server) -> None:
+    client_id, response = code_flow(http, authorization_server)
+    refresh = response.json()["refresh_token"]
+    form = {"grant_type": "refresh_token", "client_id": client_id}
+    refreshed = http.post(authorization_server.issuer + "/token", data=form | {"refresh_token": refresh})
+    assert refreshed.status_code == 200 and refreshed.json()["refresh_token"] != refresh
+    again = http.post(authorization_server.issuer + "/token", data=form | {"refresh_token": refresh})
+    assert again.status_code == 400  # rotated: the old one is gone
+    authorization_server.misbehaviour = Misbehaviour(refresh_refused=True)
+    newest = refreshed.json()["refresh_token"]
+    refused = http.post(authorization_server.issuer + "/token", data=form | {"refresh_token": newest})
+    assert (refused.status_code, refused.json()["error"]) == (400, "invalid_grant")
+    authorization_server.misbehaviour = Misbehaviour(refresh_tokens=False)
+    assert "refresh_token" not in code_flow(http, authorization_server)[1].json()
+
+
+def test_reset_forgets_switches_and_what_was_seen(http, authorization_server) -> None:
+    authorization_server.misbehaviour = Misbehaviour(registration="refused")
+    register(http, authorization_server)
+    authorization_server.reset()
+    assert authorization_server.seen == [] and authorization_server.misbehaviour == Misbehaviour()
+
+
+# -- the protected fixture server (the SDK's resource server) ----------------------------------------------
+
+
+@pytest.fixture
+def protected(configured_server, authorization_server) -> str:
+    """The fixture server's MCP endpoint in its oauth configuration."""
+    return configured_server("oauth").url
+
+
+def initialize(http: httpx2.Client, url: str, token: str | None) -> httpx2.Response:
+    frame = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    headers = {"Accept": "application/json, text/event-stream"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    return http.post(url, json=frame, headers=headers)
+
+
+def test_the_protected_server_challenges_and_points_at_its_metadata(http, protected, authorization_server) -> None:
+    refused = initialize(http, protected, None)
+    assert refused.status_code == 401
+    challenge = refused.headers["www-authenticate"]
+    metadata_url = protected.replace("/mcp", "/.well-known/oauth-protected-resource/mcp")
+    assert challenge.startswith("Bearer ") and f'resource_metadata="{metadata_url}"' in challenge
+    metadata = http.get(metadata_url).json()
+    assert metadata["resource"] == protected
+    assert metadata["authorization_servers"] == [authorization_server.issuer]
+    assert metadata["scopes_supported"] == [SCOPE]
+
+
+def test_the_protected_server_takes_a_good_token(http, protected, authorization_server) -> None:
+    token = authorization_server.mint(audience=protected, scopes=[SCOPE])
+    assert initialize(http, protected, token).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("minted", "status"),
+    [
+        ({"audience": OTHER_AUDIENCE}, 401),
+        ({"expired": True}, 401),
+        ({"issuer": WRONG_ISSUER}, 401),
+        ({"scopes": []}, 403),
+    ],
+    ids=["another-audience", "expired", "another-issuer", "insufficient-scope"],
+)
+def test_the_protected_server_refuses_a_bad_token(http, protected, authorization_server, minted, status) -> None:
+    token = authorization_server.mint(**({"audience": protected, "scopes": [SCOPE]} | minted))
+    refused = initialize(http, protected, token)
+    assert refused.status_code == status
+    expected_error = "insufficient_scope" if status == 403 else "invalid_token"
+    assert f'error="{expected_error}"' in refused.headers["www-authenticate"]
+
+
+# -- the SDK client's OAuth flow, through the scripted user agent ------------------------------------------
+
+
+def test_the_sdk_client_completes_the_flow_against_the_protected_server(
+    client_launcher, protected, authorization_server
+) -> None:
+    run = run_client_process(client_launcher, "oauth_flow", "2025-11-25", [protected])
+    run.require_completed()
+    assert 'oauth {"tools": ' in run.output and f'"scope": "{SCOPE}"' in run.output
+    [authorization_request] = authorization_server.requests_to("/authorize")
+    assert authorization_request.query["resource"] == [protected]
+    assert authorization_request.query["code_challenge_method"] == ["S256"]
+    assert [seen.status for seen in authorization_server.requests_to("/token")] == [200]
+    assert [seen.status for seen in authorization_server.requests_to("/register")] == [201]
+
+
+def test_a_token_for_another_audience_gets_the_client_nowhere(client_launcher, protected, authorization_server) -> None:
+    authorization_server.misbehaviour = Misbehaviour(token_audience=OTHER_AUDIENCE)
+    run = run_client_process(client_launcher, "oauth_flow", "2025-11-25", [protected])
+    assert not run.completed  # the same flow with well-aimed tokens completes (the test above)
+    assert [seen.status for seen in authorization_server.requests_to("/token")] == [200], "it got its token"
