@@ -169,15 +169,16 @@ class CommandLauncher:
 
 
 class WarmLauncher:
-    """Forks each session's server from a parent that has already imported ``module``."""
+    """Forks each session's server from a parent that has already imported ``module`` (in the interpreter
+    ``python``: another virtualenv's, for a client driver run on its library's own)."""
 
-    def __init__(self, module: str) -> None:
+    def __init__(self, module: str, python: str = sys.executable) -> None:
         self.module = module
-        self.description = f"{sys.executable} -m {module} (forked from a warm parent)"
+        self.description = f"{python} -m {module} (forked from a warm parent)"
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._control = ours
         self._parent = subprocess.Popen(
-            [sys.executable, "-m", "conformance.harness.zygote", module, str(theirs.fileno())],
+            [python, "-m", "conformance.harness.zygote", module, str(theirs.fileno())],
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             preexec_fn=die_with_parent,

@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import sys
+import traceback
 
 from conformance.harness.launcher import die_with_parent
 
@@ -45,7 +46,15 @@ def serve(module_name: str, control_fd: int) -> None:
             os.environ.update(order.get("env", {}))
             try:
                 module.main()
+            except SystemExit as stop:
+                if stop.code not in (None, 0):
+                    print(stop.code, file=sys.stderr)
+            except BaseException:  # as an interpreter would: the run's output says why it ended early
+                traceback.print_exc()
             finally:
+                with contextlib.suppress(OSError, ValueError):
+                    sys.stdout.flush()
+                    sys.stderr.flush()
                 os._exit(0)
         for fd in fds:
             os.close(fd)

@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 import re
+import shlex
 import sys
 import threading
 from collections import Counter
@@ -393,11 +394,23 @@ class ClientRun:
 def client_launcher(target: Target) -> Iterator[Launcher]:
     if target.client is None:
         pytest.skip(f"fixture-missing: target {target.name} offers no client")
-    launcher: Launcher = (
-        WarmLauncher(CLIENT_DRIVER_MODULE) if target.client == FIXTURE else CommandLauncher(target.client)
-    )
+    launcher = client_launcher_for(target.client)
     yield launcher
     launcher.close()
+
+
+def client_launcher_for(command: str) -> Launcher:
+    """The SDK's driver, or a driver script of this checkout run by another interpreter (``PYTHON
+    targets/clients/<driver>.py``: its library's virtualenv), is forked from a warm parent that has
+    imported it, so that no cell pays for importing the client's library; any other command starts afresh."""
+    if command == FIXTURE:
+        return WarmLauncher(CLIENT_DRIVER_MODULE)
+    argv = shlex.split(command)
+    if len(argv) == 2 and argv[1].endswith(".py"):
+        script = (PROJECT_ROOT / argv[1]).resolve()
+        if script.is_file() and script.is_relative_to(PROJECT_ROOT):
+            return WarmLauncher(".".join(script.relative_to(PROJECT_ROOT).with_suffix("").parts), python=argv[0])
+    return CommandLauncher(command)
 
 
 ScriptedHttp = TypeVar("ScriptedHttp", bound=ScriptedServer)
