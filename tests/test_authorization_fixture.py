@@ -21,6 +21,7 @@ from conformance.harness.authorization import (
     OAUTH_ONLY,
     OPENID_ONLY,
     OTHER_AUDIENCE,
+    OWN_ISSUER,
     WRONG_ISSUER,
     AuthorizationServer,
     Misbehaviour,
@@ -165,14 +166,27 @@ def test_a_missing_document_can_be_a_server_error(http, authorization_server) ->
         (Misbehaviour(code_challenge_methods=("plain",)), {"code_challenge_methods_supported": ["plain"]}),
         (Misbehaviour(registration="unadvertised"), {"registration_endpoint": None}),
         (Misbehaviour(client_id_metadata_documents=True), {"client_id_metadata_document_supported": True}),
-        (Misbehaviour(redirect_issuer="correct"), {"authorization_response_iss_parameter_supported": True}),
+        (Misbehaviour(redirect_issuer=OWN_ISSUER), {"authorization_response_iss_parameter_supported": True}),
+        (Misbehaviour(iss_parameter_supported=True), {"authorization_response_iss_parameter_supported": True}),
+        (Misbehaviour(iss_parameter_supported=False), {"authorization_response_iss_parameter_supported": False}),
         (Misbehaviour(metadata_overrides={"token_endpoint": None}), {"token_endpoint": None}),
         (
             Misbehaviour(metadata_overrides={"response_types_supported": ["token"]}),
             {"response_types_supported": ["token"]},
         ),
     ],
-    ids=["wrong-issuer", "no-pkce", "no-s256", "no-registration", "cimd", "iss-parameter", "removed", "replaced"],
+    ids=[
+        "wrong-issuer",
+        "no-pkce",
+        "no-s256",
+        "no-registration",
+        "cimd",
+        "iss-sent",
+        "iss-advertised",
+        "iss-denied",
+        "removed",
+        "replaced",
+    ],
 )
 def test_each_metadata_switch_shows_in_the_document(http, authorization_server, misbehaviour, expected) -> None:
     assert all(http.get(authorization_server.origin + OAUTH_PATH).json().get(k) != v for k, v in expected.items())
@@ -219,7 +233,9 @@ def test_a_wrong_code_verifier_is_refused(http, authorization_server) -> None:
 
 
 @pytest.mark.parametrize(
-    ("redirect_issuer", "stated"), [("omitted", None), ("correct", "issuer"), ("wrong", WRONG_ISSUER)]
+    ("redirect_issuer", "stated"),
+    [(None, None), (OWN_ISSUER, "issuer"), (WRONG_ISSUER, WRONG_ISSUER)],
+    ids=["omitted", "own", "another"],
 )
 def test_the_redirect_states_the_issuer_as_switched(http, authorization_server, redirect_issuer, stated) -> None:
     authorization_server.misbehaviour = Misbehaviour(redirect_issuer=redirect_issuer)

@@ -73,6 +73,7 @@ SCOPES = ("mcp-matrix:tools", "mcp-matrix:admin")  # the scopes it knows, and gr
 SUBJECT = "mcp-matrix-user"  # the resource owner every grant is for (authorization is auto-approved)
 OTHER_AUDIENCE = "http://127.0.0.1:9/another-resource"  # a resource no test server is
 WRONG_ISSUER = "http://127.0.0.1:9/another-issuer"  # an issuer this server is not
+OWN_ISSUER = "{issuer}"  # in a switch that states an issuer: this server's own
 ACCESS_TOKEN_SECONDS = 3600
 CODE_SECONDS = 300
 
@@ -105,8 +106,11 @@ class Misbehaviour:
     metadata_overrides: Mapping[str, Any] = field(default_factory=dict)  # set any field; None removes it
     # registration: "open" (RFC 7591), "refused" (400 invalid_client_metadata), "unadvertised" (no endpoint)
     registration: Literal["open", "refused", "unadvertised"] = "open"
-    # the authorization response's RFC 9207 `iss`: left out, this server's issuer, or another
-    redirect_issuer: Literal["omitted", "correct", "wrong"] = "omitted"
+    # the authorization response's RFC 9207 `iss`: None leaves it out, OWN_ISSUER states this server's issuer,
+    # any other string is stated as it is (another issuer, or this one spelled otherwise)
+    redirect_issuer: str | None = None
+    # the metadata's authorization_response_iss_parameter_supported: true, false, or (None) true when it sends iss
+    iss_parameter_supported: bool | None = None
     # tokens
     token_audience: str | None = None  # the `aud` of the access tokens (None: the `resource` the client asked for)
     token_issuer: str | None = None  # the `iss` of the access tokens (None: this server's issuer)
@@ -288,8 +292,11 @@ class AuthorizationServer:
             del found["registration_endpoint"]
         if bent.client_id_metadata_documents:
             found["client_id_metadata_document_supported"] = True
-        if bent.redirect_issuer != "omitted":
-            found["authorization_response_iss_parameter_supported"] = True
+        iss_supported = (
+            bent.redirect_issuer is not None if bent.iss_parameter_supported is None else bent.iss_parameter_supported
+        )
+        if iss_supported or bent.iss_parameter_supported is False:
+            found["authorization_response_iss_parameter_supported"] = iss_supported
         if document != "oauth-authorization-server":
             found |= {"subject_types_supported": ["public"], "id_token_signing_alg_values_supported": [ALGORITHM]}
         for name, value in bent.metadata_overrides.items():
@@ -406,9 +413,9 @@ class _Provider:
             resource=params.resource,
             subject=SUBJECT,
         )
-        issuer = {"omitted": None, "correct": self.server.issuer, "wrong": WRONG_ISSUER}
-        stated = issuer[self.server.misbehaviour.redirect_issuer]
-        return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state, iss=stated)
+        stated = self.server.misbehaviour.redirect_issuer
+        iss = self.server.issuer if stated == OWN_ISSUER else stated
+        return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state, iss=iss)
 
     async def load_authorization_code(self, client: OAuthClientInformationFull, code: str) -> AuthorizationCode | None:
         found = self.codes.get(code)
