@@ -31,6 +31,7 @@ from conformance.harness import schema
 from conformance.harness.exchanges import CLIENT_RESULTS, converse, error_objects, rich_requests
 from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_CAPABILITIES_META
 from conformance.harness.http import HttpPeer
+from conformance.harness.pages import Page, PageServer
 from conformance.harness.peer import Peer, precondition
 from conformance.harness.roles import Binding, optional_roles, require_role
 from conformance.harness.scripted_server import GetStreamScript, ScriptedServer, StreamScript
@@ -907,6 +908,63 @@ def test_the_elicitation_id_is_taken_as_it_is(
         sent = {q["message"]: q["elicitationId"] for q in questions}
         wrong = {message: told[message] for message in told.keys() & sent.keys() if told[message] != sent[message]}
         assert not wrong, f"the application was told other ids than the server sent: {wrong} (sent {sent})"
+
+    run.judge(check)
+
+
+# -- the client side: what a client does with the URL of a URL-mode question -------------------------------
+#
+# The URL points at the page server (harness/pages.py: a loopback listener apart from the MCP endpoint, which
+# serves a page there and records every request and connection); the client's requests to it are its fetches
+# of the URL and of anything about it. The record is read once the client's process has ended: the bound
+# waited for is its whole run, with no idle wait after it.
+
+URL_PAGE = "/elicitation/connect"
+
+
+def page_question(revision: str, pages: PageServer) -> dict:
+    """A URL-mode question whose URL is a page the page server serves."""
+    pages.pages[URL_PAGE] = Page(b"<!doctype html><title>Connect your account</title>", "text/html")
+    return url_question(revision) | {"url": f"{pages.url}{URL_PAGE}?flow=mcp-matrix"}
+
+
+@for_req("elicitation-url-no-prefetch", "client")
+def test_nothing_about_the_url_is_fetched_on_the_clients_initiative(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """The server asks a URL question, which the user accepts (consent to open the URL): within the client's whole
+    run nothing reaches the URL's origin but, at most, a GET of the URL itself (the opening the consent allows,
+    which a prefetch of it cannot be told from): no HEAD or OPTIONS of it, no favicon, robots.txt or other path
+    of its site, no TLS handshake. A client that answered no URL question with a result: fixture-missing."""
+    question = page_question(revision, page_server)
+    keys = ask_client(scripted_server, [question])
+    run = run_client("elicitation_accept")
+
+    def check() -> None:
+        opening = [r for r in page_server.requests() if r.method == "GET" and r.bare_path == URL_PAGE]
+        about = [f"{r.method} {r.path}" for r in page_server.requests() if r not in opening]
+        about += [f"a connection beginning {c.began!r}" for c in page_server.connections() if not c.http]
+        assert not about, f"the client fetched what is about the URL {question['url']} on its own: {about}"
+        took_an_elicitation(scripted_server, keys)
+
+    run.judge(check)
+
+
+@for_req("elicitation-url-consent-before-open", "client")
+def test_a_url_the_user_declined_is_never_opened(
+    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+) -> None:
+    """The server asks a URL question, which the user declines: the user never agreed to open the URL, and within
+    the client's whole run no request for it reaches the page server. A client that answered no URL question with
+    a result (the user was never asked): fixture-missing."""
+    question = page_question(revision, page_server)
+    keys = ask_client(scripted_server, [question])
+    run = run_client("elicitation_decline")
+
+    def check() -> None:
+        opened = [f"{r.method} {r.path}" for r in page_server.requests() if r.bare_path == URL_PAGE]
+        assert not opened, f"the client opened the URL {question['url']}, which its user declined: {opened}"
+        took_an_elicitation(scripted_server, keys)
 
     run.judge(check)
 

@@ -8,7 +8,7 @@ arrives; at 2026-07-28 the question travels in the ``inputRequests`` of an ``inp
 and the faults there replace the questions of every ``tools/call`` answer (``asks``).
 """
 
-from conformance.harness.faults import Fault, drop_field, inject_before, misreport, rename_field, set_field
+from conformance.harness.faults import Fault, drop_field, fetch, inject_before, misreport, rename_field, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_elicitation.py"
@@ -264,6 +264,18 @@ CLIENT_META = {  # a 2026-07-28 request's _meta declaring no capability
 REFUSED = rename_field("elicitation/create", "result", "error")  # each question answered with an error instead
 NEVER_ANSWERED = drop_field("tools/call", "params.inputResponses")  # 2026-07-28: the retry carries no answers
 BROKEN_CONTENT = {"action": "accept", "content": {"name": 42}}
+
+URL_PAGE = "/elicitation/connect"  # the page server's page the client tests' URL question points at
+
+
+def fetched_as_it_answers(revision: str, path: str) -> Fault:
+    """The client GETs ``path`` of the page server just as it answers the URL question: with its response to
+    elicitation/create up to 2025-11-25, with the retried tools/call that carries its inputResponses at 2026-07-28."""
+    if revision == "2026-07-28":
+        return fetch("tools/call", path, occurrence=2)
+    return fetch("elicitation/create", path)
+
+
 COVERS += [
     Cover(
         "elicitation-capability-declare-initialize",
@@ -342,6 +354,35 @@ COVERS += [
     ),
     Cover(
         "elicitation-complete-may-await", "client", f"{TESTS}::test_a_client_may_await_the_completion_before_retrying"
+    ),
+    # what the client fetches of a URL question's URL, seen by the page server (harness/pages.py)
+    Cover(
+        "elicitation-url-no-prefetch",
+        "client",
+        f"{TESTS}::test_nothing_about_the_url_is_fetched_on_the_clients_initiative",
+        fault=fetched_as_it_answers("2025-11-25", "/favicon.ico"),  # metadata of the URL's site
+        revisions="2025-11-25",
+    ),
+    Cover(
+        "elicitation-url-no-prefetch",
+        "client",
+        f"{TESTS}::test_nothing_about_the_url_is_fetched_on_the_clients_initiative",
+        fault=fetched_as_it_answers("2026-07-28", "/favicon.ico"),  # metadata of the URL's site
+        revisions="2026-07-28",
+    ),
+    Cover(
+        "elicitation-url-consent-before-open",
+        "client",
+        f"{TESTS}::test_a_url_the_user_declined_is_never_opened",
+        fault=fetched_as_it_answers("2025-11-25", URL_PAGE),
+        revisions="2025-11-25",
+    ),
+    Cover(
+        "elicitation-url-consent-before-open",
+        "client",
+        f"{TESTS}::test_a_url_the_user_declined_is_never_opened",
+        fault=fetched_as_it_answers("2026-07-28", URL_PAGE),
+        revisions="2026-07-28",
     ),
 ]
 
@@ -427,15 +468,5 @@ GAPS: list[Gap] = [
         "L-098",
         "a rate limit with no rate: any number a test demanded would be the suite's",
         {"elicitation-rate-limit": "client"},
-    ),
-    *gaps(
-        "#12",
-        "a fetch of the elicitation URL would be seen by a loopback page the harness serves, but no fault kind makes a "
-        "client fetch a URL, so make falsify could not show the test failing: needs a harness fault that adds an HTTP "
-        "fetch of a given URL to the client's traffic",
-        {
-            "elicitation-url-no-prefetch": "client",
-            "elicitation-url-consent-before-open": "client",
-        },
     ),
 ]
