@@ -40,6 +40,7 @@ from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import HarnessError, ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import Binding, bound, optional_roles, require_role
+from conformance.harness.scripted_stdio import FOLLOWUP_ID, MISLED, PROGRESS_ENDED
 from conformance.harness.surface import listed, server_capabilities
 from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers, is_response
@@ -1776,6 +1777,11 @@ TASK_SAMPLING = {
     },
 }
 
+PLAIN_SAMPLING = TASK_SAMPLING | {
+    "id": "mcp-matrix-plain-sampling",
+    "params": {k: v for k, v in TASK_SAMPLING["params"].items() if k != "task"},
+}
+
 
 def check_handled_as_ordinary(scripted: Any) -> None:
     frames = [f for f in scripted.record.frames() if isinstance(f, dict)]
@@ -1879,6 +1885,7 @@ RECEIVER_ASKS = [
         for method in ("tasks/get", "tasks/result", "tasks/cancel")
     ),
     {"jsonrpc": "2.0", "id": "mcp-matrix-bogus-cursor", "method": "tasks/list", "params": {"cursor": BOGUS_CURSOR}},
+    PLAIN_SAMPLING,
 ]
 
 
@@ -2177,3 +2184,501 @@ def test_the_client_refuses_to_cancel_an_ended_task(revision: str, run_stdio_cli
     JSON-RPC error -32602."""
     run = followup_run(run_stdio_client, scripted_stdio, AFTER_THE_END)
     run.judge(lambda: check_cancel_of_ended_refused(scripted_stdio))
+
+
+# -- the client as receiver: several tasks at once (2025-11-25, stdio) ---------------------------------------
+#
+# During the client's tool call the scripted server sends it MANY_TASKS task-augmented sampling requests at once:
+# the first asks no ttl, the second the largest one JSON can carry exactly, the third proposes a task id of its
+# own, the rest ask GRANTED_TTL_MS. Once each is answered with a CreateTaskResult, it asks tasks/get about each
+# task (once with a related-task _meta naming another task), and tasks/list about the first.
+
+MANY_TASKS = 12  # more than a page of the TypeScript SDK's task store (10), so that a listing must go on
+HUGE_TTL_MS = 2**53 - 1
+
+
+def many_task_samplings() -> list[dict]:
+    asks = [{"ttl": GRANTED_TTL_MS} for _ in range(MANY_TASKS)]
+    asks[0], asks[1], asks[2] = {}, {"ttl": HUGE_TTL_MS}, {"ttl": GRANTED_TTL_MS, "taskId": PROPOSED_ID}
+    return [
+        TASK_SAMPLING | {"id": f"{TASK_SAMPLING_ID}-{n}", "params": TASK_SAMPLING["params"] | {"task": task}}
+        for n, task in enumerate(asks)
+    ]
+
+
+def many_tasks_run(run_stdio_client: Any, scripted_stdio: Any) -> Any:
+    scripted_stdio.ask["tools/call"] = many_task_samplings()
+    scripted_stdio.task_followups = ["tasks/get", "tasks/get#misled", "tasks/list@1"]
+    return run_stdio_client("sampling_task_receiver")
+
+
+def created_tasks(scripted: Any) -> list[dict]:
+    """The task of each of the client's answers to the MANY_TASKS requests, in order (each asserted a task)."""
+    declared_tasks(scripted)
+    tasks = []
+    for n in range(MANY_TASKS):
+        answer = answer_to(scripted, f"{TASK_SAMPLING_ID}-{n}")
+        task = (answer.get("result") or {}).get("task")
+        assert isinstance(task, dict), f"a client that takes sampling as a task answered without a task: {answer}"
+        tasks.append(task)
+    return tasks
+
+
+def followup_answer(scripted: Any, spec: str, number: int) -> dict:
+    """The client's answer to our followup ``spec`` about the ``number``-th task it created (from 1)."""
+    return answer_to(scripted, f"{FOLLOWUP_ID}{spec}" + ("" if number == 1 else f"@{number}"))
+
+
+def check_ids_unique(scripted: Any) -> None:
+    ids = [t.get("taskId") for t in created_tasks(scripted)]
+    repeated = sorted({str(i) for i in ids if ids.count(i) > 1})
+    assert not repeated, f"the client gave {len(ids)} tasks the ids {ids}: {repeated} more than once"
+
+
+@for_req("tasks-id-unique", "client")
+def test_no_two_of_the_clients_tasks_share_an_id(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """MANY_TASKS task-augmented sampling requests at once: the client's tasks have as many distinct ids."""
+    run = many_tasks_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_ids_unique(scripted_stdio))
+
+
+def check_id_minted(scripted: Any) -> None:
+    task = created_tasks(scripted)[2]
+    assert task.get("taskId") != PROPOSED_ID, f"the client took the task id the requestor proposed: {task}"
+
+
+@for_req("tasks-id-receiver-generated", "client")
+def test_the_client_mints_its_task_ids(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """A task-augmented sampling request whose task param proposes a taskId: the client's task has its own."""
+    run = many_tasks_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_id_minted(scripted_stdio))
+
+
+def check_ids_unguessable(scripted: Any) -> None:
+    ids = [str(t.get("taskId")) for t in created_tasks(scripted)]
+    bits = apparent_entropy_bits(ids)
+    assert bits >= MIN_TASK_ID_BITS, f"about {bits:.0f} bits vary across the client's {len(ids)} task ids: {ids}"
+
+
+@for_req("tasks-unguessable-ids", "client")
+def test_the_clients_task_ids_cannot_be_guessed(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """A client binds its tasks to no authorization context (none comes with a server's requests): its task ids
+    vary in at least MIN_TASK_ID_BITS bits' worth of positions across MANY_TASKS tasks."""
+    run = many_tasks_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_ids_unguessable(scripted_stdio))
+
+
+def check_ttl_capped(scripted: Any) -> None:
+    unasked, huge = created_tasks(scripted)[:2]
+    assert unasked.get("ttl") is not None and huge.get("ttl") is not None, (
+        f"the client granted a task an unlimited lifetime (ttl null): asked none {unasked}; asked {HUGE_TTL_MS} {huge}"
+    )
+
+
+@for_req("tasks-max-ttl", "client")
+def test_no_task_of_the_client_lives_forever(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """A task-augmented request asking no ttl, and one asking the largest: the client grants each a ttl."""
+    run = many_tasks_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_ttl_capped(scripted_stdio))
+
+
+def check_answered_for_param(scripted: Any, spec: str) -> None:
+    """Each task the plain tasks/get still finds (a task the client already let go is no evidence either way):
+    our ``spec`` tasks/get about it is answered with that task."""
+    judged = []
+    for number, task in enumerate(created_tasks(scripted), start=1):
+        if "result" not in followup_answer(scripted, "tasks/get", number):
+            continue
+        answer = followup_answer(scripted, spec, number)
+        answered = (answer.get("result") or {}).get("taskId")
+        assert answered == task.get("taskId"), f"tasks/get of the client's task {task.get('taskId')!r}: {answer}"
+        judged.append(answered)
+    if not judged:
+        pytest.skip("fixture-missing: tasks/get found none of the client's tasks")
+
+
+@for_req("tasks-task-id-param-authoritative", "client")
+def test_the_clients_tasks_get_answers_for_the_task_named(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """tasks/get about each of the client's MANY_TASKS tasks is answered with that task."""
+    run = many_tasks_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_answered_for_param(scripted_stdio, "tasks/get"))
+
+
+@for_req("tasks-receiver-ignore-related-task", "client")
+def test_a_related_task_in_meta_does_not_redirect_the_clients_tasks_get(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """tasks/get about each of the client's tasks, its _meta naming a related task the client never created:
+    answered with the task the taskId param names (not an error about the other, not the other)."""
+    run = many_tasks_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_answered_for_param(scripted_stdio, f"tasks/get{MISLED}"))
+
+
+def check_cursor_when_more(scripted: Any) -> None:
+    if not isinstance(declared_tasks(scripted).get("list"), dict):
+        pytest.skip("fixture-missing: the client declared no tasks.list")
+    ids = {t.get("taskId") for t in created_tasks(scripted)}
+    answer = followup_answer(scripted, "tasks/list", 1)
+    page = answer.get("result")
+    assert isinstance(page, dict), f"the client's tasks/list failed: {answer}"
+    listed = {t.get("taskId") for t in page.get("tasks") or [] if isinstance(t, dict)}
+    left_out = sorted(map(str, ids - listed))
+    if not left_out:
+        pytest.skip(f"fixture-missing: the client's first page lists all {len(ids)} of its tasks")
+    assert page.get("nextCursor") is not None, (
+        f"the client's tasks/list page leaves out {len(left_out)} of its tasks ({left_out}) yet gives no nextCursor"
+    )
+
+
+@for_req("tasks-list-next-cursor", "client")
+def test_the_clients_task_list_page_gives_a_cursor_when_tasks_remain(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """tasks/list once the client holds MANY_TASKS tasks: a first page that leaves some out carries a nextCursor
+    (a page that lists them all leaves nothing to judge)."""
+    run = many_tasks_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_cursor_when_more(scripted_stdio))
+
+
+# -- the client as receiver: one task, asked about (reusing RECEIVER_ASKS and followup_run above) ------------------
+
+
+@for_req("tasks-ttl-override", "client")
+def test_the_client_may_grant_another_ttl(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The task-augmented sampling request asks GRANTED_TTL_MS: the client may grant another lifetime
+    (not-exercised when it grants the one asked for)."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.require_completed()
+    task = created(scripted_stdio)
+    if task.get("ttl") == GRANTED_TTL_MS:
+        pytest.skip("not-exercised: the client granted the ttl asked for")
+
+
+def check_prompt_creation(scripted: Any) -> None:
+    task = created(scripted)
+    assert task.get("status") not in TERMINAL, f"the client answered the request only once its task was {task}"
+
+
+@for_req("tasks-create-task-result-promptly", "client")
+def test_the_clients_create_task_result_comes_before_the_sample(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """A CreateTaskResult whose task has already ended was sent after the work, not on accepting it."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_prompt_creation(scripted_stdio))
+
+
+def check_informative_errors(scripted: Any) -> None:
+    declared_tasks(scripted)
+    errors = [(m, answer_to(scripted, f"mcp-matrix-unknown-{m}").get("error")) for m in ("tasks/get", "tasks/result")]
+    errors = [(m, e) for m, e in errors if isinstance(e, dict)]
+    if not errors:
+        pytest.skip("fixture-missing: the client refused no request for an unknown task")
+    bare = [(m, e.get("message")) for m, e in errors if str(e.get("message", "")).strip().lower() in GENERIC_MESSAGES]
+    assert not bare, f"the client's task errors say nothing of the cause: {bare}"
+
+
+@for_req("tasks-error-messages-informative", "client")
+def test_the_clients_task_errors_say_what_went_wrong(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The client's errors for tasks/get and tasks/result naming a task it never created say more than a bare
+    'Invalid params'."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_informative_errors(scripted_stdio))
+
+
+@for_req("tasks-may-require-augmentation", "client")
+def test_the_client_may_refuse_a_plain_request_it_takes_as_a_task(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """Beside the task-augmented one, a plain sampling request: a client that declared it takes sampling as a task
+    may refuse the plain one with -32600 (not-exercised when it samples it)."""
+    run = receiver_run(run_stdio_client, scripted_stdio)
+    run.require_completed()
+    declared_tasks(scripted_stdio)
+    answer = answer_to(scripted_stdio, PLAIN_SAMPLING["id"])
+    if error_code(answer) != -32600:
+        pytest.skip(f"not-exercised: the plain sampling request was not refused with -32600: {answer}")
+
+
+def the_clients_frames(scripted: Any) -> list[dict]:
+    return [f for f in scripted.record.frames() if isinstance(f, dict)]
+
+
+def task_status_notes(scripted: Any, task_id: Any) -> list[dict]:
+    notes = status_notifications(the_clients_frames(scripted))
+    return [n for n in notes if (n.get("params") or {}).get("taskId") == task_id]
+
+
+@for_req("tasks-status-notification-optional", "client")
+def test_the_client_may_notify_its_tasks_status(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The client's task runs to its end (tasks/result awaited): it may send notifications/tasks/status, each
+    carrying the whole task (not-exercised when it sends none)."""
+    run = followup_run(run_stdio_client, scripted_stdio)
+    run.require_completed()
+    notes = task_status_notes(scripted_stdio, created(scripted_stdio).get("taskId"))
+    if not notes:
+        pytest.skip("not-exercised: the client sent no notifications/tasks/status")
+    problems = [p for n in notes for p in schema.violations(revision, "TaskStatusNotification", n)]
+    assert not problems, f"the client's status notification does not carry its task: {problems}"
+
+
+def check_status_notes_unmarked(scripted: Any) -> None:
+    notes = task_status_notes(scripted, created(scripted).get("taskId"))
+    if not notes:
+        pytest.skip("fixture-missing: the client sent no notifications/tasks/status")
+    marked = [n for n in notes if related_task(n.get("params")) is not None]
+    assert not marked, f"the client's status notifications carry {RELATED_TASK} in _meta: {marked}"
+
+
+@for_req("tasks-status-notification-no-related-task", "client")
+def test_the_clients_status_notifications_carry_no_related_task(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """The client's notifications/tasks/status about its task leave io.modelcontextprotocol/related-task out."""
+    run = followup_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_status_notes_unmarked(scripted_stdio))
+
+
+def check_result_after_the_end(scripted: Any) -> None:
+    task_id = created(scripted).get("taskId")
+    before = followup_answer(scripted, "tasks/get", 1).get("result") or {}
+    precondition(before.get("status") not in TERMINAL, f"the task had ended before tasks/result was asked: {before}")
+    ended = answer_to(scripted, f"{FOLLOWUP_ID}tasks/result")
+    precondition("result" in ended or "error" in ended, f"tasks/result about task {task_id!r}: {ended}")
+    after = answer_to(scripted, f"{FOLLOWUP_ID}tasks/get#after").get("result") or {}
+    assert after.get("status") in TERMINAL, (
+        f"the client answered tasks/result about task {task_id!r} while it was still {after.get('status')!r}: {ended}"
+    )
+
+
+@for_req("tasks-result-blocks-until-terminal", "client")
+def test_the_clients_tasks_result_waits_for_the_end(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """tasks/get shows the client's task not yet ended; then tasks/result, which the client holds until the task
+    ends; then tasks/get again, which shows the task ended."""
+    run = followup_run(run_stdio_client, scripted_stdio, ["tasks/get", "tasks/result", "tasks/get#after"])
+    run.judge(lambda: check_result_after_the_end(scripted_stdio))
+
+
+def check_related_messages(scripted: Any) -> None:
+    task_id, result = followup_result(scripted, "tasks/result")
+    frames = the_clients_frames(scripted)
+    start = next(n for n, f in enumerate(frames) if "method" not in f and f.get("id") == TASK_SAMPLING_ID)
+    end = next(n for n, f in enumerate(frames) if "method" not in f and f.get("id") == f"{FOLLOWUP_ID}tasks/result")
+    tied = [("tasks/result response", result)]
+    tied += [(f["method"], f.get("params")) for f in frames[start:end] if "method" in f and "id" in f]
+    wrong = [(what, related_task(part)) for what, part in tied if (related_task(part) or {}).get("taskId") != task_id]
+    assert not wrong, f"messages of the client's task {task_id!r} without its {RELATED_TASK}: {wrong}"
+
+
+@for_req("tasks-related-task-meta", "client")
+def test_the_clients_task_messages_name_the_task(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The client's tasks/result response about its task, and any request it sends while the task runs (the
+    scripted server's own are left out), name the task in _meta io.modelcontextprotocol/related-task."""
+    run = followup_run(run_stdio_client, scripted_stdio)
+    run.judge(lambda: check_related_messages(scripted_stdio))
+
+
+# -- the client as receiver: a task that reports progress, cancelled or run to its end (2025-11-25, stdio) ------
+
+TASK_PROGRESS_TOKEN = "mcp-matrix-task-progress"
+PROGRESSING_SAMPLING = TASK_SAMPLING | {
+    "params": TASK_SAMPLING["params"] | {"_meta": {"progressToken": TASK_PROGRESS_TOKEN}},
+}
+# Cancelled at once; tasks/get right after; then, once the task's work has reported its end (or the wait is
+# over), tasks/get again.
+CANCEL_FOLLOWUPS = ["tasks/cancel", "tasks/get", PROGRESS_ENDED, "tasks/get#later"]
+
+
+def progressing_run(run_stdio_client: Any, scripted_stdio: Any, followups: list[str]) -> Any:
+    scripted_stdio.ask["tools/call"] = [PROGRESSING_SAMPLING]
+    scripted_stdio.task_followups = followups
+    return run_stdio_client("sampling_task_receiver")
+
+
+def cancelled_answer(scripted: Any) -> tuple[Any, dict]:
+    """The client's task and its answer to our tasks/cancel about it (a result: else the premise is unmet)."""
+    if not isinstance(declared_tasks(scripted).get("cancel"), dict):
+        pytest.skip("fixture-missing: the client declared no tasks.cancel")
+    task = created(scripted)
+    answer = answer_to(scripted, f"{FOLLOWUP_ID}tasks/cancel")
+    precondition(isinstance(answer.get("result"), dict), f"tasks/cancel of the client's working task: {answer}")
+    return task.get("taskId"), answer["result"]
+
+
+def check_cancelled_on_answer(scripted: Any) -> None:
+    task_id, result = cancelled_answer(scripted)
+    assert result.get("status") == "cancelled", f"tasks/cancel of the client's task {task_id!r} answered {result}"
+    after = answer_to(scripted, f"{FOLLOWUP_ID}tasks/get")
+    if "result" in after:  # a cancelled task may be deleted at once
+        assert after["result"].get("status") == "cancelled", f"after tasks/cancel, tasks/get says {after['result']}"
+
+
+@for_req("tasks-cancel-status-before-response", "client")
+def test_the_clients_cancelled_task_is_cancelled_when_it_answers(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """tasks/cancel of the client's working task: the answer shows it cancelled, and so does tasks/get after it."""
+    run = progressing_run(run_stdio_client, scripted_stdio, CANCEL_FOLLOWUPS)
+    run.judge(lambda: check_cancelled_on_answer(scripted_stdio))
+
+
+def check_cancelled_sticky(scripted: Any) -> None:
+    task_id, _ = cancelled_answer(scripted)
+    later = answer_to(scripted, f"{FOLLOWUP_ID}tasks/get#later")
+    if "result" not in later:
+        pytest.skip(f"fixture-missing: the client kept no cancelled task to ask about: {later}")
+    notes = task_status_notes(scripted, task_id)
+    statuses = [later["result"].get("status")] + [(n.get("params") or {}).get("status") for n in notes[-1:]]
+    assert set(statuses) == {"cancelled"}, (
+        f"once its work had had time to end, the client's cancelled task {task_id!r} was {statuses} (tasks/get, "
+        "then its last status notification)"
+    )
+
+
+@for_req("tasks-cancelled-sticky", "client")
+def test_the_clients_cancelled_task_stays_cancelled(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """tasks/cancel of the client's working task, then, once its work has reported its end (its progress at the
+    total: work that goes on regardless), tasks/get: still cancelled; so is its last status notification."""
+    run = progressing_run(run_stdio_client, scripted_stdio, CANCEL_FOLLOWUPS)
+    run.judge(lambda: check_cancelled_sticky(scripted_stdio))
+
+
+@for_req("tasks-cancelled-may-delete", "client")
+def test_the_client_may_delete_a_cancelled_task(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """tasks/get right after tasks/cancel of the client's task: the client may have deleted it (not-exercised when
+    it is kept)."""
+    run = progressing_run(run_stdio_client, scripted_stdio, CANCEL_FOLLOWUPS)
+    run.require_completed()
+    cancelled_answer(scripted_stdio)
+    if "result" in answer_to(scripted_stdio, f"{FOLLOWUP_ID}tasks/get"):
+        pytest.skip("not-exercised: the client keeps its cancelled task")
+
+
+def progress_of_task(scripted: Any) -> list[tuple[int, dict]]:
+    """The client's notifications/progress with the task-augmented request's token, with their place among the
+    client's frames."""
+    return [
+        (n, f)
+        for n, f in enumerate(the_clients_frames(scripted))
+        if f.get("method") == "notifications/progress"
+        and (f.get("params") or {}).get("progressToken") == TASK_PROGRESS_TOKEN
+    ]
+
+
+def place_of_answer(scripted: Any, request_id: str) -> int:
+    """Where, among the client's frames, its answer to our ``request_id`` is (asserted to be there)."""
+    answer_to(scripted, request_id)
+    return next(
+        n for n, f in enumerate(the_clients_frames(scripted)) if "method" not in f and f.get("id") == request_id
+    )
+
+
+def check_work_stopped(scripted: Any) -> None:
+    cancelled_answer(scripted)
+    if not progress_of_task(scripted):
+        pytest.skip("fixture-missing: the client's task reported no progress, so its work is not seen")
+    since = place_of_answer(scripted, f"{FOLLOWUP_ID}tasks/cancel")
+    after = [f["params"] for n, f in progress_of_task(scripted) if n > since]
+    assert not after, f"the client's task went on working after tasks/cancel was answered: progress {after}"
+
+
+@for_req("tasks-cancel-stop-execution", "client")
+def test_the_clients_cancelled_task_stops_working(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The task-augmented sampling request asks for progress, so the task's work is seen; tasks/cancel at once:
+    no progress of the task follows the client's answer to it."""
+    run = progressing_run(run_stdio_client, scripted_stdio, CANCEL_FOLLOWUPS)
+    run.judge(lambda: check_work_stopped(scripted_stdio))
+
+
+def check_failure_explained(scripted: Any) -> None:
+    _, result = followup_result(scripted, "tasks/get")
+    if result.get("status") != "failed":
+        pytest.skip(f"fixture-missing: the client's task whose model failed ended {result.get('status')!r}")
+    message = result.get("statusMessage")
+    assert isinstance(message, str) and message.strip(), f"the client's failed task carries no statusMessage: {result}"
+
+
+@for_req("tasks-failed-status-message", "client")
+def test_the_clients_failed_task_says_why(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """The host's model fails the sample (scenario ``sampling_task_receiver_model_fails``); once tasks/result has
+    answered, tasks/get about the failed task carries a statusMessage."""
+    scripted_stdio.ask["tools/call"] = [TASK_SAMPLING]
+    scripted_stdio.task_followups = ["tasks/result", "tasks/get"]
+    run = run_stdio_client("sampling_task_receiver_model_fails")
+    run.judge(lambda: check_failure_explained(scripted_stdio))
+
+
+@for_req("tasks-delete-after-ttl", "client")
+def test_the_client_may_delete_a_task_once_its_ttl_has_run_out(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """A task-augmented sampling request asking a ttl of SHORT_TTL_MS; tasks/get once the CreateTaskResult came
+    (a round trip later: the lifetime is over): the client may have deleted the task, and then refuses with -32602
+    (not-exercised when it granted a longer ttl or kept the task)."""
+    scripted_stdio.ask["tools/call"] = [TASK_SAMPLING | {"params": TASK_SAMPLING["params"] | {"task": {"ttl": 1}}}]
+    scripted_stdio.task_followups = ["tasks/get"]
+    run = run_stdio_client("sampling_task_receiver")
+    run.require_completed()
+    ttl = created(scripted_stdio).get("ttl")
+    if ttl != SHORT_TTL_MS:
+        pytest.skip(f"not-exercised: the client granted a ttl of {ttl!r} ms, not the {SHORT_TTL_MS} ms asked")
+    answer = answer_to(scripted_stdio, f"{FOLLOWUP_ID}tasks/get")
+    if "result" in answer:
+        pytest.skip(f"not-exercised: the task outlived its {ttl} ms ttl: {answer['result']}")
+    assert error_code(answer) == -32602, f"tasks/get of the client's expired task: {answer}"
+
+
+# Run to its end: tasks/result (the end), then tasks/get.
+END_FOLLOWUPS = ["tasks/result", "tasks/get"]
+
+
+def check_token_kept(scripted: Any) -> None:
+    created(scripted)
+    since = place_of_answer(scripted, TASK_SAMPLING_ID)
+    later = [
+        f.get("params") or {}
+        for n, f in enumerate(the_clients_frames(scripted))
+        if n > since and f.get("method") == "notifications/progress"
+    ]
+    if not later:
+        pytest.skip("fixture-missing: the client reported no progress once it had created its task")
+    wrong = [p for p in later if p.get("progressToken") != TASK_PROGRESS_TOKEN]
+    assert not wrong, (
+        f"after its CreateTaskResult the client's progress carries other tokens than {TASK_PROGRESS_TOKEN!r}: {wrong}"
+    )
+
+
+@for_req("progress-task-token-persists", "client")
+def test_the_clients_task_progress_keeps_the_requests_token(
+    revision: str, run_stdio_client: Any, scripted_stdio: Any
+) -> None:
+    """A task-augmented sampling request asking for progress: the progress the client reports once it has
+    answered with its task carries the request's progressToken."""
+    run = progressing_run(run_stdio_client, scripted_stdio, END_FOLLOWUPS)
+    run.judge(lambda: check_token_kept(scripted_stdio))
+
+
+def check_no_progress_after_the_end(scripted: Any) -> None:
+    task_id = created(scripted).get("taskId")
+    ends = [place_of_answer(scripted, f"{FOLLOWUP_ID}tasks/result")]
+    frames = the_clients_frames(scripted)
+    ends += [
+        n
+        for n, f in enumerate(frames)
+        if f.get("method") == "notifications/tasks/status"
+        and (f.get("params") or {}).get("taskId") == task_id
+        and (f.get("params") or {}).get("status") in TERMINAL
+    ]
+    late = [f["params"] for n, f in progress_of_task(scripted) if n > min(ends)]
+    assert not late, f"the client reported progress of its task {task_id!r} after the task had ended: {late}"
+
+
+@for_req("progress-task-stop-at-terminal", "client")
+def test_the_clients_task_progress_stops_at_its_end(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
+    """A task-augmented sampling request asking for progress, the task awaited to its end (tasks/result): no
+    progress of the task follows the first sign of its end (the tasks/result answer, a terminal status
+    notification)."""
+    run = progressing_run(run_stdio_client, scripted_stdio, END_FOLLOWUPS)
+    run.judge(lambda: check_no_progress_after_the_end(scripted_stdio))

@@ -183,6 +183,32 @@ COVERS += [
     ),
 ]
 
+# The client as the receiver of a task-augmented sampling request that asks for progress (2025-11-25, stdio): the
+# scripted server fetches the task's result (tasks/result), then asks tasks/get; tested in test_tasks.py.
+TASK_TESTS = "conformance/test_tasks.py"
+COVERS += [
+    Cover(
+        "progress-task-token-persists",
+        "client",
+        f"{TASK_TESTS}::test_the_clients_task_progress_keeps_the_requests_token",
+        fault=set_field("notifications/progress", "params.progressToken", "mcp-matrix-other-token"),
+    ),
+    Cover(
+        "progress-task-stop-at-terminal",
+        "client",
+        f"{TASK_TESTS}::test_the_clients_task_progress_stops_at_its_end",
+        # the task's progress once more, before the client answers the tasks/get after tasks/result
+        fault=inject_before(
+            "tasks/get",
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": "mcp-matrix-task-progress", "progress": 5},
+            },
+        ),
+    ),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-074",
@@ -227,16 +253,6 @@ GAPS: list[Gap] = [
             "progress-values-may-be-fractional": "client",
             "progress-frequency-free": "client",
             "progress-total-optional": "client",
-        },
-    ),
-    *gaps(
-        "#12",
-        "not yet tested: the client as the receiver of a task-augmented request (sampling or elicitation) that asks "
-        "for progress needs a scripted server playing the task requestor towards it (polling tasks/get, fetching "
-        "tasks/result), which the harness does not have yet; the SDK's client takes no task-augmented request at all",
-        {
-            "progress-task-token-persists": "client",
-            "progress-task-stop-at-terminal": "client",
         },
     ),
 ]

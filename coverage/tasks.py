@@ -573,6 +573,123 @@ COVERS += [
     ),
 ]
 
+# The client as receiver: several tasks at once (MANY_TASKS), asked tasks/get (once misled by a related-task
+# _meta) and tasks/list about them; one task with its answers; one reporting progress, cancelled or run to its
+# end; one whose model fails; one with a ttl of a millisecond.
+PROGRESS_AFTER_THE_END = {
+    "jsonrpc": "2.0",
+    "method": "notifications/progress",
+    "params": {"progressToken": "mcp-matrix-task-progress", "progress": 5},
+}
+COVERS += [
+    Cover(
+        "tasks-id-unique",
+        "client",
+        f"{TESTS}::test_no_two_of_the_clients_tasks_share_an_id",
+        fault=set_field("sampling/createMessage", "result.task.taskId", "mcp-matrix-same-id"),
+    ),
+    Cover(
+        "tasks-id-receiver-generated",
+        "client",
+        f"{TESTS}::test_the_client_mints_its_task_ids",
+        fault=set_field("sampling/createMessage", "result.task.taskId", "mcp-matrix-requestor-chosen-id"),
+    ),
+    Cover(
+        "tasks-unguessable-ids",
+        "client",
+        f"{TESTS}::test_the_clients_task_ids_cannot_be_guessed",
+        fault=set_field("sampling/createMessage", "result.task.taskId", "task-1"),
+    ),
+    Cover(
+        "tasks-max-ttl",
+        "client",
+        f"{TESTS}::test_no_task_of_the_client_lives_forever",
+        fault=set_field("sampling/createMessage", "result.task.ttl", None),
+    ),
+    Cover(
+        "tasks-task-id-param-authoritative",
+        "client",
+        f"{TESTS}::test_the_clients_tasks_get_answers_for_the_task_named",
+        fault=set_field("tasks/get", "result.taskId", "mcp-matrix-other-task"),
+    ),
+    Cover(
+        "tasks-receiver-ignore-related-task",
+        "client",
+        f"{TESTS}::test_a_related_task_in_meta_does_not_redirect_the_clients_tasks_get",
+        fault=set_field("tasks/get", "result.taskId", "mcp-matrix-other-task"),
+    ),
+    Cover(
+        "tasks-list-next-cursor",
+        "client",
+        f"{TESTS}::test_the_clients_task_list_page_gives_a_cursor_when_tasks_remain",
+        fault=drop_field("tasks/list", "result.nextCursor"),
+    ),
+    Cover("tasks-ttl-override", "client", f"{TESTS}::test_the_client_may_grant_another_ttl"),
+    Cover(
+        "tasks-create-task-result-promptly",
+        "client",
+        f"{TESTS}::test_the_clients_create_task_result_comes_before_the_sample",
+        fault=set_field("sampling/createMessage", "result.task.status", "completed"),
+    ),
+    Cover(
+        "tasks-error-messages-informative",
+        "client",
+        f"{TESTS}::test_the_clients_task_errors_say_what_went_wrong",
+        fault=set_field("tasks/get", "error.message", "Invalid params"),
+    ),
+    Cover(
+        "tasks-may-require-augmentation",
+        "client",
+        f"{TESTS}::test_the_client_may_refuse_a_plain_request_it_takes_as_a_task",
+    ),
+    Cover("tasks-status-notification-optional", "client", f"{TESTS}::test_the_client_may_notify_its_tasks_status"),
+    Cover(
+        "tasks-status-notification-no-related-task",
+        "client",
+        f"{TESTS}::test_the_clients_status_notifications_carry_no_related_task",
+        fault=set_field("notifications/tasks/status", "params._meta", {RELATED_TASK: {"taskId": "mcp-matrix-fault"}}),
+    ),
+    Cover(
+        "tasks-result-blocks-until-terminal",
+        "client",
+        f"{TESTS}::test_the_clients_tasks_result_waits_for_the_end",
+        fault=set_field("tasks/get", "result.status", "working"),
+    ),
+    Cover(
+        "tasks-related-task-meta",
+        "client",
+        f"{TESTS}::test_the_clients_task_messages_name_the_task",
+        fault=drop_field("tasks/result", "result._meta"),
+    ),
+    Cover(
+        "tasks-cancel-status-before-response",
+        "client",
+        f"{TESTS}::test_the_clients_cancelled_task_is_cancelled_when_it_answers",
+        fault=set_field("tasks/cancel", "result.status", "working"),
+    ),
+    Cover(
+        "tasks-cancelled-sticky",
+        "client",
+        f"{TESTS}::test_the_clients_cancelled_task_stays_cancelled",
+        fault=set_field("tasks/get", "result.status", "completed"),
+    ),
+    Cover("tasks-cancelled-may-delete", "client", f"{TESTS}::test_the_client_may_delete_a_cancelled_task"),
+    Cover(
+        "tasks-cancel-stop-execution",
+        "client",
+        f"{TESTS}::test_the_clients_cancelled_task_stops_working",
+        # progress of the task, as if its work went on, before the answer to the tasks/get after the cancel
+        fault=inject_before("tasks/get", PROGRESS_AFTER_THE_END),
+    ),
+    Cover(
+        "tasks-failed-status-message",
+        "client",
+        f"{TESTS}::test_the_clients_failed_task_says_why",
+        fault=drop_field("tasks/get", "result.statusMessage"),
+    ),
+    Cover("tasks-delete-after-ttl", "client", f"{TESTS}::test_the_client_may_delete_a_task_once_its_ttl_has_run_out"),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-131",
@@ -626,35 +743,14 @@ GAPS: list[Gap] = [
         {
             "tasks-client-may-drop-sse": "client",
             "tasks-streamable-http-rules-still-apply": "client",
-            "tasks-status-notification-optional": "client",
-            "tasks-may-require-augmentation": "client",
-            "tasks-id-receiver-generated": "client",
-            "tasks-id-unique": "client",
             "tasks-client-any-sse-stream": "client",
             "tasks-input-required-when-needed": "client",
             "tasks-leave-input-required": "client",
-            "tasks-ttl-override": "client",
-            "tasks-delete-after-ttl": "client",
-            "tasks-create-task-result-promptly": "client",
-            "tasks-result-blocks-until-terminal": "client",
-            "tasks-related-task-meta": "client",
-            "tasks-task-id-param-authoritative": "client",
-            "tasks-receiver-ignore-related-task": "client",
-            "tasks-status-notification-no-related-task": "client",
-            "tasks-list-next-cursor": "client",
-            "tasks-cancel-stop-execution": "client",
-            "tasks-cancel-status-before-response": "client",
-            "tasks-cancelled-sticky": "client",
-            "tasks-cancelled-may-delete": "client",
             "tasks-no-reliance-on-cancelled-retention": "client",
-            "tasks-error-messages-informative": "client",
-            "tasks-failed-status-message": "client",
             "tasks-bind-auth-context": "client",
-            "tasks-unguessable-ids": "client",
             "tasks-no-list-without-identity": "client",
             "tasks-reject-foreign-context": "client",
             "tasks-list-own-context-only": "client",
-            "tasks-max-ttl": "client",
         },
     ),
 ]

@@ -109,6 +109,7 @@ class ScriptedStdioServer:
         self.ask: dict[str, Any] = {m: json.loads(t) for m, t in (item.split("=", 1) for item in options.ask)}
         self._client_answered: set[str] = set()  # the ids (as JSON) of the client's responses so far
         self._client_cancelled: set[str] = set()  # the ids (as JSON) its notifications/cancelled named so far
+        self._progress_ended: set[str] = set()  # the tokens (as JSON) the client's progress reached the total of
         self._owed: set[str] = set()  # ids (JSON) held until cancelled (Pace.answer_on_cancel), not yet answered
         self._answered = threading.Condition()
         self.linger: bool = options.linger
@@ -251,6 +252,19 @@ class ScriptedStdioServer:
             with self._answered:
                 self._client_answered.update(json.dumps(f.get("id")) for f in responses)
                 self._answered.notify_all()
+        ended = [
+            json.dumps(f["params"].get("progressToken"))
+            for f in items
+            if isinstance(f, dict)
+            and f.get("method") == "notifications/progress"
+            and isinstance(f.get("params"), dict)
+            and f["params"].get("total") is not None
+            and f["params"].get("progress") == f["params"].get("total")
+        ]
+        if ended:
+            with self._answered:
+                self._progress_ended.update(ended)
+                self._answered.notify_all()
         cancelled = [
             json.dumps(f["params"].get("requestId"))
             for f in items
@@ -319,13 +333,32 @@ class ScriptedStdioServer:
     def _ask(self, requests: list[dict]) -> None:
         """Send the client requests of our own before an answer, as ``_push`` does but awaiting their answers
         as long as any request of ours (ASK_SECONDS); then, for each task the client created in answer
-        (a CreateTaskResult), the requests ``task_followups`` names, about that task (``followup``)."""
+        (a CreateTaskResult), the requests ``task_followups`` names, about that task (``followup``), one at a
+        time: each is sent once the one before it is answered (or its wait is over), so that a tasks/cancel
+        after a tasks/result finds the task ended."""
         self._push(requests, ASK_SECONDS)
+        created = 0
         for request in requests if self.task_followups else ():
             answer = self.client_answers.wait(request.get("id"), 0) if "id" in request else None
             task = ((answer or {}).get("result") or {}).get("task") if isinstance(answer, dict) else None
             if isinstance(task, dict) and "taskId" in task:
-                self._push([followup(method, task["taskId"]) for method in self.task_followups], ASK_SECONDS)
+                created += 1
+                for spec in self.task_followups:
+                    asked, _, only = spec.partition("@")
+                    if only and int(only) != created:
+                        continue
+                    if asked == PROGRESS_ENDED:
+                        self._await_progress_end(progress_token(request))
+                        continue
+                    ordinal = "" if created == 1 else f"@{created}"
+                    self._push([followup(asked, task["taskId"], ordinal)], ASK_SECONDS)
+
+    def _await_progress_end(self, token: Any) -> None:
+        """Wait, bounded by ASK_SECONDS, for the client's notifications/progress that reaches its total for
+        ``token``: the end of the work that reports it."""
+        key = json.dumps(token)
+        with self._answered:
+            self._answered.wait_for(lambda: key in self._progress_ended, timeout=ASK_SECONDS)
 
     def _paced(self, request: dict, pace: Pace) -> None:
         """Answer ``request`` as ``pace`` says (see scripted_server.Pace), on a thread of its own."""
@@ -427,13 +460,20 @@ def fault_to_json(fault: Fault) -> str:
     return json.dumps(fields | {"occurrence": fault.occurrence})
 
 
-FOLLOWUP_ID = "mcp-matrix-followup-"  # + the method: the id of a request about a task the client created
+FOLLOWUP_ID = "mcp-matrix-followup-"  # + the followup (+ "@N" about the N-th task from the second on): its id
+MISLED = "#misled"  # a followup so marked carries a related-task _meta naming a task the client never created
+MISLEADING_TASK = "mcp-matrix-other-task"
+PROGRESS_ENDED = "progress-ended"  # no request: wait (bounded) until the task's progress reaches its total
 
 
-def followup(method: str, task_id: Any) -> dict:
-    """Our request ``method`` about the client's task ``task_id`` (tasks/list: the first page)."""
-    params = {} if method == "tasks/list" else {"taskId": task_id}
-    return {"jsonrpc": "2.0", "id": f"{FOLLOWUP_ID}{method}", "method": method, "params": params}
+def followup(spec: str, task_id: Any, ordinal: str = "") -> dict:
+    """Our request about the client's task ``task_id``: ``spec`` is its method (tasks/list: the first page),
+    marked MISLED or not."""
+    method = spec.partition("#")[0]  # a mark other than MISLED only tells two followups of a method apart
+    params: dict[str, Any] = {} if method == "tasks/list" else {"taskId": task_id}
+    if spec.endswith(MISLED):
+        params["_meta"] = {"io.modelcontextprotocol/related-task": {"taskId": MISLEADING_TASK}}
+    return {"jsonrpc": "2.0", "id": f"{FOLLOWUP_ID}{spec}{ordinal}", "method": method, "params": params}
 
 
 def fault_from_json(text: str) -> Fault:
@@ -498,8 +538,10 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         "--task-followup",
         action="append",
         default=[],
-        help="METHOD: once the client answers one of our requests with a CreateTaskResult, ask it METHOD about "
-        "that task (tasks/get, tasks/result, tasks/list), in the order given",
+        help="METHOD[#misled][@N]: once the client answers one of our requests with a CreateTaskResult, ask it "
+        "METHOD about that task (tasks/get, tasks/result, tasks/list, tasks/cancel), in the order given, one at a "
+        "time; #misled adds a related-task _meta naming another task; @N: about the N-th task created only; "
+        "progress-ended waits for the task's progress to reach its total instead",
     )
     parser.add_argument("--crash-after", help="METHOD: exit abruptly (status 1) once the first METHOD is answered")
     parser.add_argument(

@@ -21,6 +21,7 @@ const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/cli
 const { SSEClientTransport } = require("@modelcontextprotocol/sdk/client/sse.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
 const types = require("@modelcontextprotocol/sdk/types.js");
+const { InMemoryTaskStore } = require("@modelcontextprotocol/sdk/experimental/tasks");
 
 const SCENARIO_VARIABLE = "MCP_CONFORMANCE_SCENARIO";
 const REVISION_VARIABLE = "MCP_MATRIX_REVISION";
@@ -687,6 +688,49 @@ function heldSamplingHost(client) {
   });
 }
 
+// The client as receiver of task-augmented sampling (``sampling_task_receiver``): the host's task store (the SDK's
+// InMemoryTaskStore) and a handler that, as the SDK's own example client does, creates the task the request asks
+// for and answers with it at once; the sample is made afterwards, in TASK_STEPS steps of TASK_STEP_MS (each
+// reported as progress when the request asked for it), then stored as the task's result. The model that fails
+// (``sampling_task_receiver_model_fails``) fails the task with its reason (updateTaskStatus, the store's only way
+// to keep one). Nothing in this SDK tells the handler of a tasks/cancel: the work goes on, and storing its
+// result into a cancelled task is refused.
+const TASK_STEP_MS = 100;
+const TASK_RECEIVER_CAPABILITIES = {
+  sampling: {},
+  tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} } } },
+};
+const taskWork = new Set(); // the works of the tasks created so far, awaited (bounded) before the client leaves
+
+function taskReceivingHost(model) {
+  return (client) =>
+    client.setRequestHandler(types.CreateMessageRequestSchema, async (request, extra) => {
+      if (!request.params.task) return model(request);
+      const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl });
+      const token = request.params._meta?.progressToken;
+      const work = (async () => {
+        for (const [progress, message] of REPORTED_PROGRESS) {
+          await sleep(TASK_STEP_MS);
+          if (token !== undefined) {
+            await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total: REPORTED_TOTAL, message } });
+          }
+        }
+        try {
+          await extra.taskStore.storeTaskResult(task.taskId, "completed", await model(request));
+        } catch (error) {
+          await extra.taskStore.updateTaskStatus(task.taskId, "failed", failure(error));
+        }
+      })().catch(() => {}); // a task cancelled meanwhile: the store refuses its result and keeps it cancelled
+      taskWork.add(work);
+      return { task };
+    });
+}
+
+async function samplingTaskReceiver(client, options) {
+  await samplingCall(client, options);
+  await Promise.race([Promise.allSettled([...taskWork]), sleep(TASK_STEP_MS * REPORTED_PROGRESS.length + 1000)]);
+}
+
 const TOUR_CAPABILITIES = { sampling: {}, roots: { listChanged: true }, elicitation: {} };
 const BOTH_MODES = { elicitation: { form: {}, url: {} } };
 const ROOTS_CAPABILITY = { roots: { listChanged: true } };
@@ -709,6 +753,8 @@ const HOSTS = {
   roots_traversal: [ROOTS_CAPABILITY, rootsHost(() => [TRAVERSING_ROOT])],
   roots_unreachable: [ROOTS_CAPABILITY, rootsHost(() => [...ROOTS, UNREACHABLE_ROOT])],
   roots_failing: [ROOTS_CAPABILITY, failingRoots],
+  sampling_task_receiver: [TASK_RECEIVER_CAPABILITIES, taskReceivingHost(async () => sampled())],
+  sampling_task_receiver_model_fails: [TASK_RECEIVER_CAPABILITIES, taskReceivingHost(MODELS.sampling_model_fails)],
   ...Object.fromEntries(
     Object.entries(MODELS).map(([name, model]) => [
       name,
@@ -744,6 +790,8 @@ Object.assign(SCENARIOS, {
   task_tool_calls: taskToolCalls,
   task_list: taskList,
   cancel_task: cancelTask,
+  sampling_task_receiver: samplingTaskReceiver,
+  sampling_task_receiver_model_fails: samplingTaskReceiver,
   aggregate_two_servers: "the TypeScript SDK has no client that aggregates several servers (no ClientSessionGroup)",
   // 2026-07-28's: caching (ttlMs), multi round-trip requests, subscriptions/listen, the core patterns
   ...Object.fromEntries(
@@ -761,7 +809,8 @@ function clientFor(scenario) {
   const capabilities = {};
   if (scenario === "with_extension") capabilities.extensions = { [EXTENSION]: {} };
   const [declared, install] = HOSTS[scenario] ?? [{}, null];
-  const client = new Client(CLIENT_INFO, { capabilities: { ...capabilities, ...declared } });
+  const taskStore = declared.tasks ? { taskStore: new InMemoryTaskStore() } : {};
+  const client = new Client(CLIENT_INFO, { capabilities: { ...capabilities, ...declared }, ...taskStore });
   install?.(client);
   return client;
 }
