@@ -729,7 +729,156 @@ CLIENT_OPTIONS.update(
     }
 )
 CONNECTIONS["paginated_lists_reconnect"] = 2
-OWN_CONNECTION = {"abandoned_handshake": abandoned_handshake}
+
+
+# -- multi round-trip requests, the core patterns, caching across contexts, aggregation, tasks (issue #12) ------
+
+MRTR_TOOL = "ask"
+MRTR_OTHER_TOOL = "echo"
+MRTR_WAIT_SECONDS = 3.0
+CONTEXT_TOKENS = {"alice": "mcp-matrix-token-alice", "bob": "mcp-matrix-token-bob"}
+# fastmcp's ClientGroup names each server as the host configured it (an MCPConfig key): these are the host's.
+AGGREGATED_SERVERS = ("first", "second")
+NO_TASKS = (
+    "fastmcp's Client (4.2.3) offers no 2025-11-25 tasks: no task-augmented tools/call, no tasks/get, tasks/result,"
+    " tasks/list or tasks/cancel (its tasks are the io.modelcontextprotocol/tasks extension of fastmcp-tasks)"
+)
+_mrtr: dict[str, Any] = {}
+
+
+def mrtr_options() -> dict[str, Any]:
+    """The handlers of ``tour_options`` answer the input requests an input_required result embeds (fastmcp's
+    Client drives the retries); in ``mrtr_parallel_request`` the elicitation answer waits until the scenario's
+    other request is answered."""
+    options = tour_options()
+    answer = options["elicitation_handler"]
+
+    async def elicit(message: str, response_type: Any, params: Any, context: Any) -> Any:
+        if "asked" in _mrtr:
+            _mrtr["asked"].set()
+            with anyio.move_on_after(MRTR_WAIT_SECONDS):
+                await _mrtr["released"].wait()
+        return await answer(message, response_type, params, context)
+
+    return options | {"elicitation_handler": elicit}
+
+
+def parallel_options() -> dict[str, Any]:
+    _mrtr.update(asked=anyio.Event(), released=anyio.Event())
+    return mrtr_options()
+
+
+def texts_of(content: Any) -> list[Any]:
+    return [getattr(item, "text", None) for item in content]
+
+
+async def mrtr_tool_call(client: Client) -> None:
+    try:
+        result = await client.call_tool(MRTR_TOOL, HELLO, raise_on_error=False)
+    except Exception as exc:
+        say(f"failed {json.dumps(type(exc).__name__)}")
+        return
+    say(f"result {json.dumps(texts_of(result.content))}")
+
+
+async def mrtr_parallel_request(client: Client) -> None:
+    async with anyio.create_task_group() as group:
+        group.start_soon(mrtr_tool_call, client)
+        with anyio.move_on_after(MRTR_WAIT_SECONDS):
+            await _mrtr["asked"].wait()
+        try:
+            await client.call_tool(MRTR_OTHER_TOOL, {"text": "in parallel"}, raise_on_error=False)
+        finally:
+            _mrtr["released"].set()
+
+
+async def read_after_input(client: Client) -> None:
+    texts: list[Any] = []
+    for _ in range(2):
+        try:
+            texts.append(texts_of(await client.read_resource(CACHED_RESOURCES[0])))
+        except Exception as exc:
+            texts.append(f"failed: {type(exc).__name__}")
+    say(f"read {json.dumps(texts)}")
+
+
+async def core_patterns(client: Client) -> None:
+    """A request and its response, then a multi round-trip request; fastmcp's Client has no
+    subscriptions/listen, so the application has no way to subscribe: nothing is delivered."""
+    tools = [tool.name for tool in await client.list_tools()]
+    result = await client.call_tool(MRTR_TOOL, HELLO, raise_on_error=False)
+    say(f"patterns {json.dumps({'tools': tools, 'result': texts_of(result.content), 'delivered': None})}")
+
+
+def http_url(transport: Any, scenario: str) -> str:
+    if not isinstance(transport, StreamableHttpTransport):
+        sys.exit(f"{scenario} runs over Streamable HTTP only")
+    return transport.url
+
+
+async def lists_in_two_contexts(transport: Any, mode: str, options: dict[str, Any]) -> None:
+    """Two users, each with a bearer token of its own, their clients sharing fastmcp's response cache store
+    (a partition per user, public results shared): alice lists the tools, then bob does."""
+    from fastmcp.client.caching import KeyValueResponseCacheStore
+    from mcp.client.caching import CacheConfig
+
+    url = http_url(transport, "lists_in_two_contexts")
+    store = KeyValueResponseCacheStore()
+    listed: dict[str, Any] = {}
+    for user, token in CONTEXT_TOKENS.items():
+        cache = CacheConfig(store=store, partition=user, target_id=url, share_public=True)
+        async with Client(StreamableHttpTransport(url, auth=token), mode=mode, cache=cache, **options) as own:
+            listed[user] = await listed_or_failed(own)
+    say(f"listed {json.dumps(listed)}")
+
+
+async def aggregate_two_servers(transport: Any, mode: str, options: dict[str, Any]) -> None:
+    """Two connections to the peer aggregated by fastmcp's ClientGroup; every tool it offers called once."""
+    from fastmcp import ClientGroup
+
+    url = http_url(transport, "aggregate_two_servers")
+    clients = {name: Client(StreamableHttpTransport(url), mode=mode, **options) for name in AGGREGATED_SERVERS}
+    async with ClientGroup(clients) as group:
+        try:
+            tools = [tool.name for tool in await group.list_tools()]
+        except Exception as exc:
+            say(f"aggregated {json.dumps({'refused': f'{type(exc).__name__}: {exc}'})}")
+            return
+        calls: dict[str, str] = {}
+        for name in tools:
+            try:
+                await group.call_tool(name, {}, raise_on_error=False)
+                calls[name] = "answered"
+            except Exception as exc:
+                calls[name] = f"failed: {type(exc).__name__}: {exc}"
+        say(f"aggregated {json.dumps({'tools': tools, 'calls': calls})}")
+
+
+SCENARIOS.update(
+    {
+        "mrtr_tool_call": mrtr_tool_call,
+        "mrtr_parallel_request": mrtr_parallel_request,
+        "read_after_input": read_after_input,
+        "core_patterns": core_patterns,
+        "lists_in_two_contexts": initialize,  # run by OWN_CONNECTION: two clients of their own
+        "aggregate_two_servers": initialize,  # run by OWN_CONNECTION: two connections, one group
+        **dict.fromkeys(("task_tool_calls", "task_list", "cancel_task"), NO_TASKS),
+        "sampling_task_receiver": "fastmcp's Client declares no tasks capability: it takes no task-augmented sampling",
+    }
+)
+CLIENT_OPTIONS.update(
+    {
+        "mrtr_tool_call": mrtr_options,
+        "mrtr_parallel_request": parallel_options,
+        "read_after_input": mrtr_options,
+        "core_patterns": mrtr_options,
+    }
+)
+OWN_CONNECTION = {
+    "abandoned_handshake": abandoned_handshake,
+    "lists_in_two_contexts": lists_in_two_contexts,
+    "aggregate_two_servers": aggregate_two_servers,
+}
 
 
 def transport_for(argv: list[str]) -> Callable[[], Any]:
