@@ -26,6 +26,7 @@ from conformance.harness.authorization import (
     AuthorizationServer,
     Misbehaviour,
 )
+from conformance.harness.protected_resource import ResourceMisbehaviour
 from conformance.run.plugin import run_client_process
 
 REDIRECT_URI = "http://127.0.0.1:3000/callback"
@@ -369,3 +370,91 @@ def test_a_token_for_another_audience_gets_the_client_nowhere(client_launcher, p
     run = run_client_process(client_launcher, "oauth_flow", "2025-11-25", [protected])
     assert not run.completed  # the same flow with well-aimed tokens completes (the test above)
     assert [seen.status for seen in authorization_server.requests_to("/token")] == [200], "it got its token"
+
+
+# -- the protected resource the harness plays for a client under test --------------------------------------
+
+
+def test_the_resource_challenges_a_request_without_a_token(http, protected_resource) -> None:
+    refused = initialize(http, protected_resource.url, None)
+    assert refused.status_code == 401
+    assert refused.headers["www-authenticate"] == f'Bearer resource_metadata="{protected_resource.metadata_url}"'
+    protected_resource.misbehaviour = ResourceMisbehaviour(challenge_metadata=False, challenge_scope=SCOPE)
+    assert initialize(http, protected_resource.url, None).headers["www-authenticate"] == f'Bearer scope="{SCOPE}"'
+
+
+def test_the_resource_metadata_is_where_and_what_it_is_switched_to_be(http, protected_resource, authorization_server):
+    root = protected_resource.url.replace("/mcp", "/.well-known/oauth-protected-resource")
+    for url in (protected_resource.metadata_url, root):
+        metadata = http.get(url).json()
+        assert metadata["resource"] == protected_resource.url
+        assert metadata["authorization_servers"] == [authorization_server.issuer]
+    protected_resource.misbehaviour = ResourceMisbehaviour(
+        metadata_locations=frozenset({"root"}),
+        metadata_overrides={"resource": OTHER_AUDIENCE, "scopes_supported": None},
+    )
+    assert http.get(protected_resource.metadata_url).status_code == 404
+    assert http.get(root).json() == {
+        "resource": OTHER_AUDIENCE,
+        "authorization_servers": [authorization_server.issuer],
+        "bearer_methods_supported": ["header"],
+    }
+
+
+def test_the_resource_takes_a_good_token_and_forwards_the_request(http, protected_resource, authorization_server):
+    token = authorization_server.mint(audience=protected_resource.url, scopes=[SCOPE])
+    answered = initialize(http, protected_resource.url, token)
+    assert answered.status_code == 200 and answered.headers.get("mcp-session-id")
+    assert "serverInfo" in answered.text
+
+
+@pytest.mark.parametrize(
+    ("minted", "error"),
+    [
+        ({"audience": OTHER_AUDIENCE}, "invalid_token"),
+        ({"expired": True}, "invalid_token"),
+        ({"issuer": WRONG_ISSUER}, "invalid_token"),
+        ({"scopes": []}, "insufficient_scope"),
+    ],
+    ids=["another-audience", "expired", "another-issuer", "insufficient-scope"],
+)
+def test_the_resource_refuses_a_bad_token(http, protected_resource, authorization_server, minted, error) -> None:
+    token = authorization_server.mint(**({"audience": protected_resource.url, "scopes": [SCOPE]} | minted))
+    refused = initialize(http, protected_resource.url, token)
+    assert refused.status_code == (403 if error == "insufficient_scope" else 401)
+    assert f'error="{error}"' in refused.headers["www-authenticate"]
+
+
+def test_the_resource_refuses_the_tokens_of_an_authorization_server_it_does_not_trust(http, protected_resource):
+    with AuthorizationServer() as stranger:
+        token = stranger.mint(audience=protected_resource.url, scopes=[SCOPE])
+        assert initialize(http, protected_resource.url, token).status_code == 401
+        protected_resource.trusted.append(stranger)
+        assert initialize(http, protected_resource.url, token).status_code == 200
+
+
+def test_a_method_can_need_more_scope(http, protected_resource, authorization_server) -> None:
+    protected_resource.misbehaviour = ResourceMisbehaviour(method_scopes={"initialize": ("mcp-matrix:admin",)})
+    token = authorization_server.mint(audience=protected_resource.url, scopes=[SCOPE])
+    refused = initialize(http, protected_resource.url, token)
+    assert refused.status_code == 403
+    assert f'scope="{SCOPE} mcp-matrix:admin"' in refused.headers["www-authenticate"]
+
+
+def test_the_sdk_client_completes_the_flow_through_the_resource(client_launcher, protected_resource) -> None:
+    run = run_client_process(client_launcher, "oauth_flow", "2025-11-25", [protected_resource.url])
+    run.require_completed()
+    first, *later = protected_resource.requests_to_mcp()
+    assert "authorization" not in first.headers and first.status == 401
+    assert later and all(seen.headers["authorization"].startswith("Bearer ") for seen in later)
+
+
+def test_the_sdk_client_steps_up_when_a_method_needs_more_scope(
+    client_launcher, protected_resource, authorization_server
+) -> None:
+    protected_resource.misbehaviour = ResourceMisbehaviour(method_scopes={"tools/list": ("mcp-matrix:admin",)})
+    run = run_client_process(client_launcher, "oauth_flow", "2025-11-25", [protected_resource.url])
+    run.require_completed()
+    asked = [seen.query["scope"] for seen in authorization_server.requests_to("/authorize")]
+    assert asked == [[SCOPE], [f"{SCOPE} mcp-matrix:admin"]]
+    assert 403 in [seen.status for seen in protected_resource.requests_to_mcp()]

@@ -29,13 +29,12 @@ requirements to its switches.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import secrets
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import parse_qs
@@ -163,24 +162,11 @@ class AuthorizationServer:
         self._key = ec.generate_private_key(ec.SECP256R1())
         self._key_id = secrets.token_urlsafe(8)
         self._provider = _Provider(self)
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._socket.bind(("127.0.0.1", 0))
-        self._socket.listen(64)
-        host, port = self._socket.getsockname()[:2]
-        self.origin = f"http://{host}:{port}"
+        self._listener = LoopbackServer("the authorization server")
+        self.origin = self._listener.origin
         self.issuer = self.origin + self.issuer_path
         self.jwks_uri = self.issuer + "/jwks"
-        started = threading.Event()
-        app = _Recorder(self._app(started.set), self.seen)
-        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=1)
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._socket]}, name="authorization-server", daemon=True
-        )
-        self._thread.start()
-        if not started.wait(START_SECONDS):
-            self.close()
-            raise HarnessError(f"the authorization server did not start within {START_SECONDS:g}s")
+        self._listener.start(Recorder(self._app(), self.seen))
 
     def __enter__(self) -> AuthorizationServer:
         return self
@@ -189,11 +175,7 @@ class AuthorizationServer:
         self.close()
 
     def close(self) -> None:
-        self._server.should_exit = True
-        self._thread.join(STOP_SECONDS)
-        self._socket.close()
-        if self._thread.is_alive():
-            raise HarnessError(f"the authorization server did not stop within {STOP_SECONDS:g}s")
+        self._listener.close()
 
     def reset(self) -> None:
         self.misbehaviour = WELL_BEHAVED
@@ -238,6 +220,20 @@ class AuthorizationServer:
             "jti": secrets.token_urlsafe(12),
         }
         return jwt.encode(claims, self._key, algorithm=ALGORITHM, headers={"kid": self._key_id})
+
+    def verified_claims(self, token: str) -> dict[str, Any] | None:
+        """The claims of a token this server signed under its own issuer; None for any other token. Audience,
+        expiry and scope are left to the caller to judge."""
+        try:
+            return jwt.decode(
+                token,
+                self._key.public_key(),
+                algorithms=[ALGORITHM],
+                issuer=self.issuer,
+                options={"verify_exp": False, "verify_aud": False},
+            )
+        except jwt.PyJWTError:
+            return None
 
     def jwks(self) -> dict[str, Any]:
         key = ECAlgorithm.to_jwk(self._key.public_key(), as_dict=True)
@@ -320,7 +316,7 @@ class AuthorizationServer:
     # ------------------------------------------------------------------------------------------
     # the application
 
-    def _app(self, on_start: Callable[[], None]) -> ASGIApp:
+    def _app(self) -> ASGIApp:
         provider = self._provider
         prefix = self.issuer_path
         authorize = AuthorizationHandler(provider)
@@ -349,13 +345,7 @@ class AuthorizationServer:
             Route(prefix + "/register", registration, methods=["POST"]),
             Route(prefix + "/jwks", jwks, methods=["GET"]),
         ]
-
-        @contextlib.asynccontextmanager
-        async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-            on_start()  # uvicorn runs the lifespan once it is up: the server is ready
-            yield
-
-        return Starlette(routes=routes, lifespan=lifespan)
+        return Starlette(routes=routes)
 
 
 class _Provider:
@@ -440,8 +430,62 @@ class _Provider:
         return self.server._issue(client.client_id or "", scopes, refresh_token.resource)
 
 
-class _Recorder:
-    """Appends each HTTP request to ``seen`` as it arrives (body included), and its status as it is answered."""
+class LoopbackServer:
+    """An ASGI application served by uvicorn on 127.0.0.1:0 from a thread of this process. The port is bound
+    at once (``origin``; a client may connect before it serves: the connection waits in the backlog), the
+    application given to ``start`` once it is built, ready within START_SECONDS; ``close`` stops it within
+    STOP_SECONDS. ``name`` says which server a timeout is about."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._socket.bind(("127.0.0.1", 0))
+        self._socket.listen(64)
+        host, port = self._socket.getsockname()[:2]
+        self.origin = f"http://{host}:{port}"
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self, app: ASGIApp) -> None:
+        started = threading.Event()
+        config = uvicorn.Config(
+            _Ready(app, started), log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=1
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
+        self._thread.start()
+        if not started.wait(START_SECONDS):
+            self.close()
+            raise HarnessError(f"{self.name} did not start within {START_SECONDS:g}s")
+
+    def close(self) -> None:
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(STOP_SECONDS)
+        self._socket.close()
+        if self._thread is not None and self._thread.is_alive():
+            raise HarnessError(f"{self.name} did not stop within {STOP_SECONDS:g}s")
+
+
+class _Ready:
+    """Plays the ASGI lifespan for ``app``: uvicorn starts it once it serves, which sets ``started``."""
+
+    def __init__(self, app: ASGIApp, started: threading.Event) -> None:
+        self.app, self.started = app, started
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+        while (await receive())["type"] == "lifespan.startup":
+            self.started.set()
+            await send({"type": "lifespan.startup.complete"})
+        await send({"type": "lifespan.shutdown.complete"})  # the only other lifespan message is the shutdown
+
+
+class Recorder:
+    """Appends each HTTP request to ``seen`` as it arrives (body included), and its status as it is answered.
+    The application gets the body as it came."""
 
     def __init__(self, app: ASGIApp, seen: list[SeenRequest]) -> None:
         self.app, self.seen = app, seen

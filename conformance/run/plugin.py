@@ -48,6 +48,7 @@ from conformance.run.targets import FIXTURE, FIXTURE_SERVER_MODULE, Target
 
 if TYPE_CHECKING:  # imported where first needed: only the authorization tests pay for it
     from conformance.harness.authorization import AuthorizationServer
+    from conformance.harness.protected_resource import ProtectedResource
 
 # pytest rewrites the asserts of every test module each time it cannot cache the result, seconds per
 # process (and per xdist worker) for this suite; where PYTHONDONTWRITEBYTECODE is set (it is on these
@@ -274,6 +275,16 @@ def authorization_server(worker_authorization_server: AuthorizationServer) -> It
     worker_authorization_server.reset()
     yield worker_authorization_server
     worker_authorization_server.reset()
+
+
+@pytest.fixture
+def protected_resource(authorization_server: AuthorizationServer, http_server_url: str) -> Iterator[ProtectedResource]:
+    """A protected resource (conformance/harness/protected_resource.py) for the test's client under test:
+    taking the tokens of the worker's authorization server, forwarding to the worker's fixture server."""
+    from conformance.harness.protected_resource import ProtectedResource
+
+    with ProtectedResource(http_server_url, [authorization_server]) as resource:
+        yield resource
 
 
 class ConfiguredLauncher:
