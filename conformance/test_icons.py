@@ -22,10 +22,11 @@ import pytest
 from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_INFO, initialize_params
 from conformance.harness.pages import OTHER, Page, PageServer
 from conformance.harness.peer import Peer
-from conformance.harness.scripted_server import SERVER_INFO, ScriptedServer, default_results
+from conformance.harness.scripted_server import SERVER_INFO, ScriptedPeer, ScriptedServer, default_results
+from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun
-from conformance.test_tools import RunClient, client_calls, script_tools, text_result
+from conformance.test_tools import MODERN, RunClient, client_calls, script_tools, text_result
 
 CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo"
 SCRIPTED_SVG = (
@@ -143,15 +144,24 @@ ICONIC_TOOL = "iconic"
 SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 
 
-def serving_icons(server: ScriptedServer, icons: list[dict[str, Any]]) -> None:
-    """The scripted server lists one tool bearing ``icons``, and bears them in its serverInfo."""
+def serving_icons(server: ScriptedPeer, icons: list[dict[str, Any]]) -> None:
+    """The scripted server (HTTP or stdio) lists one tool bearing ``icons``, and bears them in its serverInfo."""
     entry = {"name": ICONIC_TOOL, "inputSchema": {"type": "object"}, "icons": icons}
-    script_tools(server, [(entry, text_result(f"{ICONIC_TOOL} ran"))])
     defaults = default_results(server.revision)
     info = SERVER_INFO | {"icons": icons}
     initialize = defaults["initialize"]({}) | {"serverInfo": info}
     discover = defaults["server/discover"]({})
     discover["_meta"] = {SERVER_INFO_META: info}
+    if isinstance(server, ScriptedStdio):
+        server.tools = [entry]
+        server.results["tools/call"] = defaults["tools/call"]({}) | text_result(f"{ICONIC_TOOL} ran")
+        if server.revision == MODERN:
+            server.results["server/discover"] = discover
+        else:
+            server.results["initialize"] = initialize
+        return
+    assert isinstance(server, ScriptedServer)
+    script_tools(server, [(entry, text_result(f"{ICONIC_TOOL} ran"))])
     server.answers |= {"initialize": lambda _: initialize, "server/discover": lambda _: discover}
 
 
@@ -218,13 +228,15 @@ def test_no_script_in_an_svg_icon_runs(revision: str, run_client: RunClient, scr
 #
 # Each test below lists icons whose ``src`` points at the page server (harness/pages.py: a loopback listener
 # apart from the MCP endpoint, another origin than the scripted server's, recording every request and every
-# connection), in the tool listing and the serverInfo as above, and runs the driver's ``call_each_tool``. A
-# breach is a request the client makes outside the MCP endpoint: it shows in the page server's record, read
-# once the client's process has ended (so the bound waited for is the client's whole run, CLIENT_RUN_SECONDS
-# at most, and no idle wait follows it). A client that fetches no icon at all passes where the clause forbids
-# a fetch, or what a fetched icon does; where the clause is about how an icon is fetched, or about the bytes
-# fetched, a client that fetched none leaves the cell fixture-missing. An ``https:`` src on the page server
-# (plain HTTP) is an attempt that shows as a connection carrying a TLS handshake instead of a request.
+# connection), in the tool listing and the serverInfo as above, and runs the driver's ``call_each_tool``, over
+# both transports (over Streamable HTTP alone where the clause is about the server's origin, which a stdio
+# server has none of). A breach is a request the client makes outside the MCP endpoint: it shows in the page
+# server's record, read once the client's process has ended (so the bound waited for is the client's whole
+# run, CLIENT_RUN_SECONDS at most, and no idle wait follows it). A client that fetches no icon at all passes
+# where the clause forbids a fetch, or what a fetched icon does; where the clause is about how an icon is
+# fetched, or about the bytes fetched, a client that fetched none leaves the cell fixture-missing. An
+# ``https:`` src on the page server (plain HTTP) is an attempt that shows as a connection carrying a TLS
+# handshake instead of a request.
 
 CALLBACK = "/callback/"  # what a script or external reference inside a fetched icon requests
 
@@ -252,20 +264,22 @@ def arrivals(pages: PageServer) -> list[str]:
     return shown
 
 
-def run_with_icons(run_client: RunClient, server: ScriptedServer, icons: list[dict[str, Any]]) -> ClientRun:
+def run_with_icons(run_client: RunClient, server: ScriptedPeer, icons: list[dict[str, Any]]) -> ClientRun:
     serving_icons(server, icons)
     return run_client("call_each_tool")
 
 
-@for_req("icons-https-or-data-uri", "client")
+@for_req("icons-https-or-data-uri", "client", transports=BOTH_TRANSPORTS)
 def test_an_icon_over_plain_http_is_not_used(
-    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer, page_server: PageServer
 ) -> None:
     """The listing and serverInfo bear an icon whose src is plain ``http:`` (a real PNG on the page server): the
     client never fetches it, within its whole run. A client that fetches no icon at all passes: it used none."""
     path = "/icons/plain-http.png"
     page_server.pages[path] = Page(tiny_png(), "image/png")
-    run = run_with_icons(run_client, scripted_server, [{"src": on_pages(page_server, path), "mimeType": "image/png"}])
+    run = run_with_icons(
+        run_peer_client, scripted_peer, [{"src": on_pages(page_server, path), "mimeType": "image/png"}]
+    )
 
     def check() -> None:
         used = page_server.fetched(path)
@@ -274,9 +288,9 @@ def test_an_icon_over_plain_http_is_not_used(
     run.judge(check)
 
 
-@for_req("icons-reject-unsafe-schemes", "client")
+@for_req("icons-reject-unsafe-schemes", "client", transports=BOTH_TRANSPORTS)
 def test_icons_with_unsafe_schemes_are_refused(
-    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer, page_server: PageServer
 ) -> None:
     """Icons with ``ws:`` and ``ftp:`` srcs pointing at the page server, and two icons whose fetch redirects to
     such a URL: the client reaches none of the unsafe URLs (a WebSocket handshake for /icons/unsafe-*, or a
@@ -289,7 +303,7 @@ def test_icons_with_unsafe_schemes_are_refused(
         target = on_pages(page_server, f"{path}-after-redirect", scheme)
         page_server.pages[redirecting] = Page(status=302, headers={"Location": target})
         icons.append({"src": on_pages(page_server, redirecting), "mimeType": "image/png"})
-    run = run_with_icons(run_client, scripted_server, icons)
+    run = run_with_icons(run_peer_client, scripted_peer, icons)
 
     def check() -> None:
         reached = [f"{r.method} {r.path}" for r in page_server.requests() if r.path.startswith("/icons/unsafe-")]
@@ -299,9 +313,9 @@ def test_icons_with_unsafe_schemes_are_refused(
     run.judge(check)
 
 
-@for_req("icons-no-cross-origin-redirect", "client")
+@for_req("icons-no-cross-origin-redirect", "client", transports=BOTH_TRANSPORTS)
 def test_an_icon_redirect_to_another_origin_or_scheme_is_not_followed(
-    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer, page_server: PageServer
 ) -> None:
     """Two icons on the page server redirect, one to another origin (the page server's other listener), one to
     ``https:`` on the same host and port: a client that fetches them follows neither (nothing reaches the other
@@ -312,7 +326,7 @@ def test_an_icon_redirect_to_another_origin_or_scheme_is_not_followed(
     landed_https = on_pages(page_server, "/icons/landed-https.png", "https")
     page_server.pages[to_https] = Page(status=302, headers={"Location": landed_https})
     icons = [{"src": on_pages(page_server, path), "mimeType": "image/png"} for path in (away, to_https)]
-    run = run_with_icons(run_client, scripted_server, icons)
+    run = run_with_icons(run_peer_client, scripted_peer, icons)
 
     def check() -> None:
         followed = [f"{r.method} {r.path}" for r in page_server.requests() if r.listener == OTHER]
@@ -327,9 +341,9 @@ def test_an_icon_redirect_to_another_origin_or_scheme_is_not_followed(
 CREDENTIAL_HEADERS = ("cookie", "authorization", "proxy-authorization")
 
 
-@for_req("icons-fetch-without-credentials", "client")
+@for_req("icons-fetch-without-credentials", "client", transports=BOTH_TRANSPORTS)
 def test_icons_are_fetched_without_credentials(
-    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer, page_server: PageServer
 ) -> None:
     """Two icons on the page server, the first answered with a cookie (``Set-Cookie``): every icon request the
     client makes carries no Cookie, Authorization or Proxy-Authorization header. A client that fetches no icon
@@ -338,7 +352,7 @@ def test_icons_are_fetched_without_credentials(
     page_server.pages[first] = Page(tiny_png(), "image/png", headers={"Set-Cookie": "mcp-matrix-icon=secret; Path=/"})
     page_server.pages[second] = Page(tiny_png(), "image/png")
     icons = [{"src": on_pages(page_server, path), "mimeType": "image/png"} for path in (first, second)]
-    run = run_with_icons(run_client, scripted_server, icons)
+    run = run_with_icons(run_peer_client, scripted_peer, icons)
 
     def check() -> None:
         fetches = page_server.requests()
@@ -397,9 +411,9 @@ def called_back(pages: PageServer) -> list[str]:
     return [f"{r.method} {r.path}" for r in pages.requests() if r.path.startswith(CALLBACK)]
 
 
-@for_req("icons-executable-content-caution", "client")
+@for_req("icons-executable-content-caution", "client", transports=BOTH_TRANSPORTS)
 def test_the_scripts_and_references_of_a_fetched_svg_icon_stay_inert(
-    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer, page_server: PageServer
 ) -> None:
     """An SVG icon served over the network (image/svg+xml) carries an onload handler, a script, a foreignObject
     with an iframe, and an external image: none of them calls back to the page server within the client's whole
@@ -416,7 +430,7 @@ def test_the_scripts_and_references_of_a_fetched_svg_icon_stay_inert(
         "image/svg+xml",
     )
     run = run_with_icons(
-        run_client, scripted_server, [{"src": on_pages(page_server, path), "mimeType": "image/svg+xml"}]
+        run_peer_client, scripted_peer, [{"src": on_pages(page_server, path), "mimeType": "image/svg+xml"}]
     )
 
     def check() -> None:
@@ -426,9 +440,9 @@ def test_the_scripts_and_references_of_a_fetched_svg_icon_stay_inert(
     run.judge(check)
 
 
-@for_req("icons-verify-content-type", "client")
+@for_req("icons-verify-content-type", "client", transports=BOTH_TRANSPORTS)
 def test_an_icon_whose_bytes_belie_its_type_is_not_rendered(
-    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer, page_server: PageServer
 ) -> None:
     """An icon declared and served as ``image/png`` whose bytes are a scripted SVG: a client that judged the type
     by the bytes refuses it (the types disagree), and one that trusted the declared type fails to decode it; only
@@ -441,7 +455,9 @@ def test_an_icon_whose_bytes_belie_its_type_is_not_rendered(
         f"<script>fetch('{back}lying-icon')</script></svg>"
     )
     page_server.pages[path] = Page(svg.encode(), "image/png")
-    run = run_with_icons(run_client, scripted_server, [{"src": on_pages(page_server, path), "mimeType": "image/png"}])
+    run = run_with_icons(
+        run_peer_client, scripted_peer, [{"src": on_pages(page_server, path), "mimeType": "image/png"}]
+    )
 
     def check() -> None:
         ran = called_back(page_server)
@@ -452,9 +468,9 @@ def test_an_icon_whose_bytes_belie_its_type_is_not_rendered(
     run.judge(check)
 
 
-@for_req("icons-image-type-allowlist", "client")
+@for_req("icons-image-type-allowlist", "client", transports=BOTH_TRANSPORTS)
 def test_an_icon_that_is_no_image_is_not_rendered(
-    revision: str, run_client: RunClient, scripted_server: ScriptedServer, page_server: PageServer
+    revision: str, transport: str, run_peer_client: RunClient, scripted_peer: ScriptedPeer, page_server: PageServer
 ) -> None:
     """An icon declared and served as ``text/html``, an HTML page whose script and image call back: no image type
     any allowlist holds, so a client renders it not at all, and nothing calls back within its whole run. A client
@@ -463,7 +479,9 @@ def test_an_icon_that_is_no_image_is_not_rendered(
     back = page_server.url + CALLBACK
     page = f"<!doctype html><script>fetch('{back}html-script')</script><img src='{back}html-image'>"
     page_server.pages[path] = Page(page.encode(), "text/html")
-    run = run_with_icons(run_client, scripted_server, [{"src": on_pages(page_server, path), "mimeType": "text/html"}])
+    run = run_with_icons(
+        run_peer_client, scripted_peer, [{"src": on_pages(page_server, path), "mimeType": "text/html"}]
+    )
 
     def check() -> None:
         ran = called_back(page_server)
