@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import secrets
 import socket
 from typing import Any
@@ -458,3 +459,17 @@ def test_the_sdk_client_steps_up_when_a_method_needs_more_scope(
     asked = [seen.query["scope"] for seen in authorization_server.requests_to("/authorize")]
     assert asked == [[SCOPE], [f"{SCOPE} mcp-matrix:admin"]]
     assert 403 in [seen.status for seen in protected_resource.requests_to_mcp()]
+
+
+def test_the_exchanges_are_in_the_tests_authorization_trace(http, protected_resource, authorization_trace) -> None:
+    initialize(http, protected_resource.url, None)
+    http.get(protected_resource.metadata_url)
+    events = [json.loads(line) for line in authorization_trace.path.read_text().splitlines()]
+    assert [(event["direction"], event["kind"], event.get("status")) for event in events] == [
+        ("client-to-server", "http", None),
+        ("server-to-client", "http", 401),
+        ("client-to-server", "http", None),
+        ("server-to-client", "http", 200),
+    ]
+    assert json.loads(events[0]["body"])["method"] == "initialize"
+    assert json.loads(events[3]["body"])["resource"] == protected_resource.url

@@ -63,9 +63,11 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from conformance.harness.peer import HarnessError
+from conformance.harness.trace import Trace
 
 START_SECONDS = 5.0  # how long the server may take to start serving
 STOP_SECONDS = 5.0  # how long it may take to stop
+TRACED_BODY_BYTES = 65536  # how much of a body a trace event keeps
 FETCH_SECONDS = 5.0  # how long fetching a client ID metadata document may take
 ALGORITHM = "ES256"
 SCOPES = ("mcp-matrix:tools", "mcp-matrix:admin")  # the scopes it knows, and grants when asked
@@ -166,7 +168,8 @@ class AuthorizationServer:
         self.origin = self._listener.origin
         self.issuer = self.origin + self.issuer_path
         self.jwks_uri = self.issuer + "/jwks"
-        self._listener.start(Recorder(self._app(), self.seen))
+        self.recorder = Recorder(self._app(), self.seen)  # its `trace`: where a test wants the exchanges too
+        self._listener.start(self.recorder)
 
     def __enter__(self) -> AuthorizationServer:
         return self
@@ -484,11 +487,14 @@ class _Ready:
 
 
 class Recorder:
-    """Appends each HTTP request to ``seen`` as it arrives (body included), and its status as it is answered.
-    The application gets the body as it came."""
+    """Appends each HTTP request to ``seen`` as it arrives (body included), and its status as it is answered;
+    the application gets the body as it came. With a ``trace``, each request and answer is an ``http`` event
+    there too (``path`` with its query, headers, and the body up to TRACED_BODY_BYTES; an answer's body
+    only when it is JSON, not a stream)."""
 
     def __init__(self, app: ASGIApp, seen: list[SeenRequest]) -> None:
         self.app, self.seen = app, seen
+        self.trace: Trace | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -499,26 +505,54 @@ class Recorder:
             message = await receive()
             body += message.get("body", b"")
             more = message.get("more_body", False)
+        query = scope["query_string"].decode(errors="replace")
         seen = SeenRequest(
             method=scope["method"],
             path=scope["path"],
-            query=parse_qs(scope["query_string"].decode(errors="replace"), keep_blank_values=True),
-            headers={name.decode().lower(): value.decode(errors="replace") for name, value in scope["headers"]},
+            query=parse_qs(query, keep_blank_values=True),
+            headers=_header_map(scope["headers"]),
             body=body,
         )
         self.seen.append(seen)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
+        trace, target = self.trace, scope["path"] + (f"?{query}" if query else "")
+        if trace is not None:
+            trace.record(
+                "client-to-server", "http", method=seen.method, path=target, headers=seen.headers, body=_text(body)
+            )
+        answer_headers: dict[str, str] = {}
+        answer_body = bytearray()
 
         async def answer(message: Message) -> None:
             if message["type"] == "http.response.start":
                 seen.status = message["status"]
+                answer_headers.update(_header_map(message["headers"]))
+            elif answer_headers.get("content-type", "").startswith("application/json"):
+                answer_body.extend(message.get("body", b""))  # a stream's body stays out of the trace
+            if trace is not None and message["type"] == "http.response.body" and not message.get("more_body"):
+                fields = {"status": seen.status, "headers": answer_headers, "body": _text(bytes(answer_body))}
+                trace.record("server-to-client", "http", method=seen.method, path=target, **fields)
             await send(message)
 
-        await self.app(scope, replay, answer)
+        await self.app(scope, _replaying(body, receive), answer)
+
+
+def _header_map(headers: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:
+    return {name.decode().lower(): value.decode(errors="replace") for name, value in headers}
+
+
+def _text(body: bytes) -> str:
+    return body[:TRACED_BODY_BYTES].decode(errors="replace")
+
+
+def _replaying(body: bytes, receive: Receive) -> Receive:
+    """``receive`` with the body, already read, given again first."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if replayed:
+            return await receive()
+        replayed = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay

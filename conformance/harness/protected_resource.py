@@ -75,7 +75,8 @@ class ProtectedResource:
         self._listener = LoopbackServer("the protected resource")
         self.url = self._listener.origin + path
         self.metadata_url = self._listener.origin + "/.well-known/oauth-protected-resource" + path
-        self._listener.start(Recorder(self._app(), self.seen))
+        self.recorder = Recorder(self._app(), self.seen)  # its `trace`: where a test wants the exchanges too
+        self._listener.start(self.recorder)
 
     def __enter__(self) -> ProtectedResource:
         return self

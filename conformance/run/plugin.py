@@ -269,21 +269,42 @@ def worker_authorization_server() -> Iterator[AuthorizationServer]:
 
 
 @pytest.fixture
-def authorization_server(worker_authorization_server: AuthorizationServer) -> Iterator[AuthorizationServer]:
+def authorization_trace(request: pytest.FixtureRequest) -> Iterator[Trace]:
+    """The trace of the test's exchanges with the harness's authorization server and protected resource (beside
+    its session trace), kept only if the test fails."""
+    trace = Trace(_trace_path(request).with_suffix(".authorization.jsonl"), "streamable-http")
+    yield trace
+    trace.close()
+    report = request.node.stash.get(CALL_REPORT_KEY, None)
+    if report is not None and passed_outright(report):
+        trace.path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def authorization_server(
+    worker_authorization_server: AuthorizationServer, authorization_trace: Trace
+) -> Iterator[AuthorizationServer]:
     """The worker's authorization server, well-behaved and with nothing seen or registered when the test
-    starts; what the test makes it do (``misbehaviour``) ends with the test."""
+    starts, its exchanges in the test's authorization trace; what the test makes it do (``misbehaviour``)
+    ends with the test."""
     worker_authorization_server.reset()
+    worker_authorization_server.recorder.trace = authorization_trace
     yield worker_authorization_server
+    worker_authorization_server.recorder.trace = None
     worker_authorization_server.reset()
 
 
 @pytest.fixture
-def protected_resource(authorization_server: AuthorizationServer, http_server_url: str) -> Iterator[ProtectedResource]:
+def protected_resource(
+    authorization_server: AuthorizationServer, http_server_url: str, authorization_trace: Trace
+) -> Iterator[ProtectedResource]:
     """A protected resource (conformance/harness/protected_resource.py) for the test's client under test:
-    taking the tokens of the worker's authorization server, forwarding to the worker's fixture server."""
+    taking the tokens of the worker's authorization server, forwarding to the worker's fixture server; its
+    exchanges in the test's authorization trace."""
     from conformance.harness.protected_resource import ProtectedResource
 
     with ProtectedResource(http_server_url, [authorization_server]) as resource:
+        resource.recorder.trace = authorization_trace
         yield resource
 
 
