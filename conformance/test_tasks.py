@@ -40,12 +40,14 @@ from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.http import HttpPeer
 from conformance.harness.peer import HarnessError, ImplementationTimeout, Peer, precondition
 from conformance.harness.roles import Binding, bound, optional_roles, require_role
+from conformance.harness.scripted_server import GetStreamScript, StreamScript
 from conformance.harness.scripted_stdio import FOLLOWUP_ID, MISLED, PROGRESS_ENDED
 from conformance.harness.surface import listed, server_capabilities
 from conformance.harness.trace import Trace
 from conformance.harness.wire import Wire, answers, is_response
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ConfiguredServer, active_fault
+from conformance.test_streamable_http import settled_streams
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 TERMINAL = ("completed", "failed", "cancelled")
@@ -2682,3 +2684,85 @@ def test_the_clients_task_progress_stops_at_its_end(revision: str, run_stdio_cli
     notification)."""
     run = progressing_run(run_stdio_client, scripted_stdio, END_FOLLOWUPS)
     run.judge(lambda: check_no_progress_after_the_end(scripted_stdio))
+
+
+# -- the client as requestor over Streamable HTTP: its task messages on the transport (2025-11-25) ----------------
+
+
+def task_posts(server: Any) -> list[Any]:
+    """The client's POSTs that carry a request of the tasks utility (tasks/get, tasks/result, tasks/list, ...)."""
+    return [
+        r
+        for r in server.received
+        if r.method == "POST" and any(str(f.get("method", "")).startswith("tasks/") for f in r.frames)
+    ]
+
+
+def check_task_posts_by_the_rules(server: Any, revision: str) -> None:
+    posts = task_posts(server)
+    if not posts:
+        pytest.skip("fixture-missing: the client sent no request of the tasks utility")
+    issued = server.session_id is not None or bool(server.ended_sessions)
+    for post in posts:
+        methods = [f.get("method") for f in post.frames]
+        accept = post.headers.get("accept", "")
+        assert "application/json" in accept and "text/event-stream" in accept, (
+            f"the client's POST of {methods} accepts {accept!r}, not both JSON and an event stream"
+        )
+        assert post.headers.get("mcp-protocol-version") == revision, (
+            f"the client's POST of {methods} names protocol version {post.headers.get('mcp-protocol-version')!r}"
+        )
+        assert not issued or post.headers.get("mcp-session-id"), f"the client's POST of {methods} names no session"
+
+
+@for_req("tasks-streamable-http-rules-still-apply", "client")
+def test_the_clients_task_requests_keep_the_transports_rules(
+    revision: str, run_client: Any, scripted_server: Any
+) -> None:
+    """The client polls and fetches its tasks (``task_tool_calls``): every POST carrying a tasks/* request keeps
+    the Streamable HTTP rules for a client's POST (Accept naming JSON and event streams, MCP-Protocol-Version
+    naming the negotiated revision, the session's Mcp-Session-Id)."""
+    ScriptedTasks(scripted_server)
+    run_client("task_tool_calls").judge(lambda: check_task_posts_by_the_rules(scripted_server, revision))
+
+
+def input_required_task(tasks: ScriptedTasks) -> Any:
+    """A predicate: a task has been reported input_required to the client."""
+    return lambda: any("input_required" in task["answered"] for task in tasks.tasks.values())
+
+
+@for_req("tasks-client-any-sse-stream", "client")
+def test_the_client_takes_task_messages_on_its_get_stream(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """The client's task moves to input_required; the request the task waits on (a ping naming the task in
+    related-task _meta) comes on the client's standalone GET stream, and tasks/result is answered only once
+    the client has answered it (bounded): the client takes the task's message there."""
+    tasks = ScriptedTasks(scripted_server, input_required=True)
+    ping = scripted_server.client_answers.request("ping", {"_meta": {RELATED_TASK: {"taskId": "mcp-matrix-task-1"}}})
+    scripted_server.get_stream = GetStreamScript(events=[ping], send_when=input_required_task(tasks))
+    scripted_server.gates["tasks/result"] = scripted_server.answered(ping["id"])
+    run = run_client("task_tool_calls")
+
+    def check() -> None:
+        if not input_required_task(tasks)():
+            pytest.skip("fixture-missing: no task of the client's reached input_required")
+        if not settled_streams(scripted_server, "GET"):
+            pytest.skip("fixture-missing: the client opened no GET stream")
+        assert scripted_server.answered(ping["id"])(), (
+            "the client never answered the request its input_required task waited on, sent on its GET stream"
+        )
+
+    run.judge(check)
+
+
+@for_req("tasks-client-may-drop-sse", "client")
+def test_the_client_may_leave_a_task_result_stream(revision: str, run_client: Any, scripted_server: Any) -> None:
+    """tasks/result is answered on an SSE stream that carries the result only after GATE_SECONDS: the client may
+    disconnect from it first (not-exercised when it waits for the result)."""
+    ScriptedTasks(scripted_server)
+    scripted_server.streams["tasks/result"] = StreamScript(respond_when=lambda: False, times=len(REQUESTOR_TOOLS))
+    run_client("task_tool_calls").require_completed()
+    streams = settled_streams(scripted_server, "tasks/result")
+    if not streams:
+        pytest.skip("fixture-missing: the client never asked for a task's result")
+    if not any(s.ended_by == "client" for s in streams):
+        pytest.skip("not-exercised: the client stayed on every tasks/result stream to its end")

@@ -690,6 +690,24 @@ COVERS += [
     Cover("tasks-delete-after-ttl", "client", f"{TESTS}::test_the_client_may_delete_a_task_once_its_ttl_has_run_out"),
 ]
 
+# The client as requestor over Streamable HTTP: its task messages on the transport.
+COVERS += [
+    Cover(
+        "tasks-streamable-http-rules-still-apply",
+        "client",
+        f"{TESTS}::test_the_clients_task_requests_keep_the_transports_rules",
+        fault=http_header("tasks/get", "accept", "application/json"),
+    ),
+    Cover(
+        "tasks-client-any-sse-stream",
+        "client",
+        f"{TESTS}::test_the_client_takes_task_messages_on_its_get_stream",
+        # the client's answer to the request on its GET stream never reaches the server
+        fault=silence("ping"),
+    ),
+    Cover("tasks-client-may-drop-sse", "client", f"{TESTS}::test_the_client_may_leave_a_task_result_stream"),
+]
+
 GAPS: list[Gap] = [
     *gaps(
         "L-131",
@@ -738,19 +756,21 @@ GAPS: list[Gap] = [
         {"tasks-error-internal": "both"},
     ),
     *gaps(
-        "#12",
-        "catalogued, not yet tested",
-        {
-            "tasks-client-may-drop-sse": "client",
-            "tasks-streamable-http-rules-still-apply": "client",
-            "tasks-client-any-sse-stream": "client",
-            "tasks-input-required-when-needed": "client",
-            "tasks-leave-input-required": "client",
-            "tasks-no-reliance-on-cancelled-retention": "client",
-            "tasks-bind-auth-context": "client",
-            "tasks-no-list-without-identity": "client",
-            "tasks-reject-foreign-context": "client",
-            "tasks-list-own-context-only": "client",
-        },
+        "L-132",
+        "a client's sampling or elicitation task needs nothing from the server that asked for it (its model samples, "
+        "its user answers): no protocol flow gives the client a request to send its requestor mid-task",
+        {"tasks-input-required-when-needed": "client", "tasks-leave-input-required": "client"},
+    ),
+    *gaps(
+        "L-133",
+        "what a client counts on once it has cancelled a task is its own expectation: asking about the task later "
+        "is allowed, and what its application does next is the driver's",
+        {"tasks-no-reliance-on-cancelled-retention": "client"},
+    ),
+    *gaps(
+        "L-134",
+        "a client knows which server asks (the session's); whether two servers see each other's tasks is how the "
+        "host wires its task store, which no single session shows",
+        {"tasks-no-list-without-identity": "client"},
     ),
 ]
