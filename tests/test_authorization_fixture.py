@@ -473,3 +473,14 @@ def test_the_exchanges_are_in_the_tests_authorization_trace(http, protected_reso
     ]
     assert json.loads(events[0]["body"])["method"] == "initialize"
     assert json.loads(events[3]["body"])["resource"] == protected_resource.url
+
+
+def test_the_sdk_client_refreshes_a_token_it_outlived(client_launcher, protected_resource, authorization_server):
+    """A one-second token: on a loaded machine it may lapse before the client's first listing too (the client
+    dates it from the token response, the server from issuing it), so only the refresh is required."""
+    authorization_server.misbehaviour = Misbehaviour(access_token_seconds=1)
+    run = run_client_process(client_launcher, "oauth_refresh", "2025-11-25", [protected_resource.url])
+    run.require_completed()
+    grants = [seen.form["grant_type"][0] for seen in authorization_server.requests_to("/token")]
+    assert grants[0] == "authorization_code" and "refresh_token" in grants, grants
+    assert '"lifetime": 1}' in run.output

@@ -30,6 +30,7 @@ requirements to its switches.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import socket
 import threading
@@ -211,15 +212,16 @@ class AuthorizationServer:
     ) -> str:
         """An access token signed with this server's key, as a test orders it (no flow needed): for the
         resource server's side, which must take a good one and refuse the others."""
-        now = int(time.time())
+        now = time.time()
         claims = {
             "iss": issuer or self.issuer,
             "sub": SUBJECT,
             "aud": audience,
             "client_id": client_id,
             "scope": " ".join(scopes),
-            "iat": now,
-            "exp": now - 60 if expired else now + seconds,
+            "iat": int(now),
+            # rounded up: a whole-second exp never cuts the lifetime short (a 1 s token lives at least 1 s)
+            "exp": int(now) - 60 if expired else math.ceil(now + seconds),
             "jti": secrets.token_urlsafe(12),
         }
         return jwt.encode(claims, self._key, algorithm=ALGORITHM, headers={"kid": self._key_id})
