@@ -128,7 +128,8 @@ WELL_BEHAVED = Misbehaviour()
 
 @dataclass
 class SeenRequest:
-    """One HTTP request the authorization server got, as it came (``status``: what it answered)."""
+    """One HTTP request a harness server (the authorization server, a protected resource) got, as it came
+    (``status``: what it answered; ``at``: when, on the clock both servers share)."""
 
     method: str
     path: str
