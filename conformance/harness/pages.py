@@ -171,12 +171,6 @@ class PageServer:
                 if HTTP_START.match(began):
                     super().handle()
 
-            def finish(self) -> None:
-                try:
-                    super().finish()
-                finally:
-                    owner._served(-1)
-
             def _answer(self) -> None:
                 headers = {key.lower(): value for key, value in self.headers.items()}
                 owner._add(PageRequest(name, self.command, self.path, headers, time.time()))
@@ -198,6 +192,12 @@ class PageServer:
             def verify_request(self, request: Any, client_address: Any) -> bool:
                 owner._served(+1)  # counted before its handler runs, so that ``settle`` waits for it
                 return True
+
+            def shutdown_request(self, request: Any) -> None:  # every accepted connection ends here, served or not
+                try:
+                    super().shutdown_request(request)
+                finally:
+                    owner._served(-1)
 
         return Listener(("127.0.0.1", 0), Handler)
 
