@@ -7,7 +7,7 @@ PYTEST := $(PY) -m pytest
 # pytest-xdist workers: the tests mostly wait on their peers, so 6 keeps 2 cores busy (see make bench).
 WORKERS ?= 6
 
-.PHONY: setup spec test conformance falsify matrix lint bench run clean
+.PHONY: setup spec test conformance falsify matrix lint bench stability run clean
 .PHONY: referee targets implementations mutate
 
 $(STAMP): pyproject.toml
@@ -57,6 +57,12 @@ mutate: setup
 ## Time each stage of the machinery (median of several runs).
 bench: setup
 	WORKERS=$(WORKERS) $(PY) -m conformance bench
+
+## The timing-dependent client tests (cancellation, progress, tasks, ping, timeouts, races: conformance/cli/stability.py)
+## REPEAT times in a row on the default target (TARGET= another); lists every item whose outcome changed, exit 1 if any.
+REPEAT ?= 20
+stability: setup
+	$(PY) -m conformance stability --repeat $(REPEAT) --workers $(WORKERS) $(if $(TARGET),--target $(TARGET))
 
 ## Run exactly the tests covering requirement ids or areas: make run REQ="lifecycle-server-version-echo tools"
 run: setup

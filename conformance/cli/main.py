@@ -8,6 +8,7 @@ run        run exactly the tests that cover the given requirement ids or areas
 implementations  docs/implementations.md: every target side by side, from the last report of each
 mutate     the mutation sweep: the tests no generic wire mutation makes fail, per area
 bench      time each stage of the machinery (median of several runs)
+stability  the timing-dependent client tests N times in a row: the items whose outcome changed
 referee    the pinned official suite: install, run, gate, cross-check (``referee --help``)
 """
 
@@ -183,6 +184,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_stability(args: argparse.Namespace) -> int:
+    from conformance.cli import stability
+
+    return stability.run(args.repeat, args.workers, args.target)
+
+
 def _cmd_implementations(args: argparse.Namespace) -> int:
     from conformance.cli import implementations
 
@@ -232,6 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     bench = commands.add_parser("bench", help="time each stage of the machinery")
     bench.add_argument("--repeat", type=int, default=5)
     bench.set_defaults(run=_cmd_bench)
+    stability = commands.add_parser("stability", help="the timing-dependent client tests N times: what changed")
+    stability.add_argument("--repeat", type=int, default=20)
+    stability.add_argument("--workers", default="6")
+    stability.add_argument("--target", default=None)
+    stability.set_defaults(run=_cmd_stability)
     from conformance.referee.cli import add_parser as add_referee_parser
 
     add_referee_parser(commands)  # referee install|run|gate|crosscheck|all|draft (conformance/referee/)
