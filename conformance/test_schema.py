@@ -14,10 +14,11 @@ Under ``--falsify`` the test's fault damages the recorded frames as they are rea
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from conformance.harness.tour import breaches
+from conformance.harness.tour import Tour, breaches
 from conformance.matrix.covers import for_req
 from conformance.run.tours import Judged, client_tour_for, server_tour_for
 
@@ -46,6 +47,29 @@ def client_sent(request: pytest.FixtureRequest) -> Sent:
     return lambda revision: Validated(client_tour_for(request, revision), request)
 
 
+TaskRequestsSent = Callable[[str, str], "Validated"]
+
+
+@pytest.fixture
+def client_task_requests(request: pytest.FixtureRequest, run_client: Any, scripted_server: Any) -> TaskRequestsSent:
+    """``client_task_requests(revision, scenario)``: what the client sent as the requestor of tasks through
+    ``scenario`` (``task_tool_calls``, ``task_list``, ``cancel_task``) over Streamable HTTP, the scripted server a
+    receiver of task-augmented tools/call (``ScriptedTasks`` of test_tasks.py, three tasks held already). The tour
+    has no task of the server's to poll, list or cancel; the test's fault damages the client's frames as the
+    server reads them."""
+    from conformance.test_tasks import ScriptedTasks
+
+    def sent(revision: str, scenario: str) -> Validated:
+        ScriptedTasks(scripted_server, seeded=3)
+        run = run_client(scenario)
+        tour = Tour(revision, "client", frames=scripted_server.frames())
+        if not run.completed:
+            tour.notes.append(f"the client did not complete {scenario}: {run.output[-500:]}")
+        return Validated(tour, request)
+
+    return sent
+
+
 @for_req("schema-call-tool-request", "client")
 def test_call_tool_request(revision: str, client_sent: Sent) -> None:
     """Each CallToolRequest the client sent is valid against its published definition."""
@@ -65,9 +89,10 @@ def test_cancel_task_request_server(revision: str, server_sent: Sent) -> None:
 
 
 @for_req("schema-cancel-task-request-client", "client")
-def test_cancel_task_request_client(revision: str, client_sent: Sent) -> None:
-    """Each CancelTaskRequest the client sent is valid against its published definition."""
-    client_sent(revision).valid("CancelTaskRequest")
+def test_cancel_task_request_client(revision: str, client_task_requests: TaskRequestsSent) -> None:
+    """Each CancelTaskRequest the client sent as the requestor of tasks (``cancel_task``) is valid against
+    its published definition."""
+    client_task_requests(revision, "cancel_task").valid("CancelTaskRequest")
 
 
 @for_req("schema-cancel-task-result-server", "server")
@@ -167,9 +192,10 @@ def test_get_task_payload_request_server(revision: str, server_sent: Sent) -> No
 
 
 @for_req("schema-get-task-payload-request-client", "client")
-def test_get_task_payload_request_client(revision: str, client_sent: Sent) -> None:
-    """Each GetTaskPayloadRequest the client sent is valid against its published definition."""
-    client_sent(revision).valid("GetTaskPayloadRequest")
+def test_get_task_payload_request_client(revision: str, client_task_requests: TaskRequestsSent) -> None:
+    """Each GetTaskPayloadRequest the client sent as the requestor of tasks (``task_tool_calls``) is valid against
+    its published definition."""
+    client_task_requests(revision, "task_tool_calls").valid("GetTaskPayloadRequest")
 
 
 @for_req("schema-get-task-payload-result-server", "server")
@@ -191,9 +217,10 @@ def test_get_task_request_server(revision: str, server_sent: Sent) -> None:
 
 
 @for_req("schema-get-task-request-client", "client")
-def test_get_task_request_client(revision: str, client_sent: Sent) -> None:
-    """Each GetTaskRequest the client sent is valid against its published definition."""
-    client_sent(revision).valid("GetTaskRequest")
+def test_get_task_request_client(revision: str, client_task_requests: TaskRequestsSent) -> None:
+    """Each GetTaskRequest the client sent as the requestor of tasks (``task_tool_calls``) is valid against
+    its published definition."""
+    client_task_requests(revision, "task_tool_calls").valid("GetTaskRequest")
 
 
 @for_req("schema-get-task-result-server", "server")
@@ -287,9 +314,10 @@ def test_list_tasks_request_server(revision: str, server_sent: Sent) -> None:
 
 
 @for_req("schema-list-tasks-request-client", "client")
-def test_list_tasks_request_client(revision: str, client_sent: Sent) -> None:
-    """Each ListTasksRequest the client sent is valid against its published definition."""
-    client_sent(revision).valid("ListTasksRequest")
+def test_list_tasks_request_client(revision: str, client_task_requests: TaskRequestsSent) -> None:
+    """Each ListTasksRequest the client sent as the requestor of tasks (``task_list``) is valid against
+    its published definition."""
+    client_task_requests(revision, "task_list").valid("ListTasksRequest")
 
 
 @for_req("schema-list-tasks-result-server", "server")

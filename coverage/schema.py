@@ -354,6 +354,66 @@ COVERS = [
     ),
 ]
 
+# The client's task messages (2025-11-25): as receiver, from the tour (two task-augmented sampling requests, one
+# cancelled, one asked about until it ends); as requestor, from the task scenarios over Streamable HTTP
+# (``client_task_requests``).
+COVERS += [
+    Cover(
+        "schema-cancel-task-result-client",
+        "client",
+        f"{TESTS}::test_cancel_task_result_client",
+        fault=drop_field("tasks/cancel", "result.status"),
+    ),
+    Cover(
+        "schema-get-task-payload-result-client",
+        "client",
+        f"{TESTS}::test_get_task_payload_result_client",
+        fault=set_field("tasks/result", "result._meta", "not an object"),
+    ),
+    Cover(
+        "schema-get-task-result-client",
+        "client",
+        f"{TESTS}::test_get_task_result_client",
+        fault=drop_field("tasks/get", "result.status"),
+    ),
+    Cover(
+        "schema-list-tasks-result-client",
+        "client",
+        f"{TESTS}::test_list_tasks_result_client",
+        fault=drop_field("tasks/list", "result.tasks"),
+    ),
+    Cover(
+        "schema-task-status-notification-client",
+        "client",
+        f"{TESTS}::test_task_status_notification_client",
+        fault=drop_field("notifications/tasks/status", "params.taskId"),
+    ),
+    Cover(
+        "schema-cancel-task-request-client",
+        "client",
+        f"{TESTS}::test_cancel_task_request_client",
+        fault=drop_field("tasks/cancel", "params.taskId"),
+    ),
+    Cover(
+        "schema-get-task-payload-request-client",
+        "client",
+        f"{TESTS}::test_get_task_payload_request_client",
+        fault=drop_field("tasks/result", "params.taskId"),
+    ),
+    Cover(
+        "schema-get-task-request-client",
+        "client",
+        f"{TESTS}::test_get_task_request_client",
+        fault=drop_field("tasks/get", "params.taskId"),
+    ),
+    Cover(
+        "schema-list-tasks-request-client",
+        "client",
+        f"{TESTS}::test_list_tasks_request_client",
+        fault=set_field("tasks/list", "params.cursor", 7),
+    ),
+]
+
 GAPS: list[Gap] = [
     Gap(
         "schema-call-tool-result",
@@ -377,22 +437,6 @@ GAPS: list[Gap] = [
         {
             "schema-cancel-task-request-server": "server",
             "schema-list-tasks-request-server": "server",
-        },
-    ),
-    *gaps(
-        "#12",
-        "the client driver runs no task-augmented requests and the scripted server asks for no tasks: no task "
-        "request, result or status notification of the client can be provoked",
-        {
-            "schema-cancel-task-request-client": "client",
-            "schema-cancel-task-result-client": "client",
-            "schema-get-task-payload-request-client": "client",
-            "schema-get-task-payload-result-client": "client",
-            "schema-get-task-request-client": "client",
-            "schema-get-task-result-client": "client",
-            "schema-list-tasks-request-client": "client",
-            "schema-list-tasks-result-client": "client",
-            "schema-task-status-notification-client": "client",
         },
     ),
 ]

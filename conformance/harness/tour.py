@@ -43,6 +43,7 @@ from conformance.harness.peer import (
     method_definitions,
     result_definition,
 )
+from conformance.harness.scripted_stdio import FOLLOWUP_ID
 from conformance.harness.wire import Wire, answers, is_response, tool_call
 
 TOUR_TIMEOUT = 5.0  # the bound on each answer awaited in the tour (the fixture answers in milliseconds)
@@ -497,6 +498,22 @@ ASKED = {  # what the scripted server asks the client before answering its tools
     },
 }
 CANCELLED_METHOD = "completion/complete"  # held by the scripted server, so that the client gives up on it
+# Where tasks are defined (2025-11-25): two task-augmented sampling requests, asked before the answer to tools/list
+# too; a client that takes them as tasks then has the first cancelled while it works, and is asked about the second
+# tasks/get, tasks/list and tasks/result (it ends, and may be notified): see ScriptedStdio.task_followups.
+TASK_ASKED = {
+    f"tour-task-sampling-{n}": {
+        "method": "sampling/createMessage",
+        "params": {
+            "messages": [{"role": "user", "content": {"type": "text", "text": "Say hello"}}],
+            "maxTokens": 20,
+            "task": {"ttl": 60000},
+        },
+    }
+    for n in (1, 2)
+}
+TASK_FOLLOWUPS = {"tasks/cancel@1": "tasks/cancel", "tasks/get@2": "tasks/get", "tasks/list@2": "tasks/list"}
+TASK_FOLLOWUPS["tasks/result@2"] = "tasks/result"
 
 
 def pushed_requests(revision: str) -> list[dict]:
@@ -542,12 +559,23 @@ def client_tour(revision: str, run: Callable[[Any], Any], make_server: Callable[
     server.hold.add(CANCELLED_METHOD)
     if revision == "2026-07-28":
         server.listen = 1  # acknowledge the client's subscriptions/listen
+    tasks = (
+        [{"jsonrpc": "2.0", "id": i} | r for i, r in TASK_ASKED.items()]
+        if "tasks/get" in method_definitions(revision)
+        else []
+    )
+    if tasks:
+        server.ask["tools/list"] = tasks
+        server.task_followups = list(TASK_FOLLOWUPS)
     outcome = run(server)
     tour = Tour(revision, "client")
     if not outcome.completed:
         tour.notes.append(f"the client did not complete schema_tour: {outcome.output[-500:]}")
     record = server.load()
     tour.frames = record.frames()
-    tour.answered = {json.dumps(frame["id"]): frame["method"] for frame in pushed}
+    tour.answered = {json.dumps(frame["id"]): frame["method"] for frame in pushed + tasks}
+    tour.augmented = [json.dumps(frame["id"]) for frame in tasks]
+    if tasks:  # the follow-ups' ids: the first task's plain, the second's with its ordinal (ScriptedStdio)
+        tour.answered |= {json.dumps(FOLLOWUP_ID + spec.removesuffix("@1")): m for spec, m in TASK_FOLLOWUPS.items()}
     tour.notes += [f"harness: {problem}" for problem in server.harness_errors]
     return tour

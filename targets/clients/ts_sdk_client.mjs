@@ -255,12 +255,19 @@ async function schemaTour(client, options) {
   await sleep(50); // the cancellation leaves before the connection closes
 }
 
+const tourSample = () => ({ role: "assistant", content: { type: "text", text: "Hello" }, model: "mcp-matrix" });
+
+async function tourModel(request, extra) {
+  // the tour's host samples at once, reporting its progress when the request asks for it
+  const token = request.params?._meta?.progressToken;
+  if (token !== undefined && extra !== undefined) {
+    await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: 1, total: 1 } });
+  }
+  return tourSample();
+}
+
 function tourHandlers(client) {
-  client.setRequestHandler(types.CreateMessageRequestSchema, async () => ({
-    role: "assistant",
-    content: { type: "text", text: "Hello" },
-    model: "mcp-matrix",
-  }));
+  client.setRequestHandler(types.CreateMessageRequestSchema, tourModel);
   client.setRequestHandler(types.ListRootsRequestSchema, async () => ({
     roots: [{ uri: "file:///tmp/mcp-matrix", name: "tour" }],
   }));
@@ -548,8 +555,9 @@ async function taskList(client, options) {
 }
 
 async function cancelTask(client, options) {
-  // Call the tool whose taskSupport is required as a task; once the task exists, abandon the call the way this
-  // SDK offers (abort the stream's signal); then list the tools.
+  // Call the tool whose taskSupport is required as a task; once the task exists, abandon it the way this SDK
+  // offers: cancel the task (experimental.tasks.cancelTask), then end the stream (abort its signal); then list
+  // the tools.
   const tools = (await client.listTools(undefined, options)).tools;
   const tool = tools.find((item) => item.execution?.taskSupport === "required");
   if (tool !== undefined) {
@@ -561,7 +569,10 @@ async function cancelTask(client, options) {
         task: { ttl: TASK_TTL_MS },
       });
       for await (const message of stream) {
-        if (message.type === "taskCreated") controller.abort();
+        if (message.type === "taskCreated") {
+          await quietly(client.experimental.tasks.cancelTask(message.task.taskId, options));
+          controller.abort();
+        }
         if (message.type === "result" || message.type === "error") break;
       }
     } catch {
@@ -705,7 +716,7 @@ const taskWork = new Set(); // the works of the tasks created so far, awaited (b
 function taskReceivingHost(model) {
   return (client) =>
     client.setRequestHandler(types.CreateMessageRequestSchema, async (request, extra) => {
-      if (!request.params.task) return model(request);
+      if (!request.params.task) return model(request, extra);
       const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl });
       const token = request.params._meta?.progressToken;
       const work = (async () => {
@@ -808,7 +819,15 @@ const OWN_CONNECTION = { abandoned_handshake: abandonedHandshake };
 function clientFor(scenario) {
   const capabilities = {};
   if (scenario === "with_extension") capabilities.extensions = { [EXTENSION]: {} };
-  const [declared, install] = HOSTS[scenario] ?? [{}, null];
+  let [declared, install] = HOSTS[scenario] ?? [{}, null];
+  if (scenario === "schema_tour" && revisionInUse === "2025-11-25") {
+    // where tasks are defined, the tour's host takes task-augmented sampling too (its answers are tour messages)
+    declared = { ...declared, tasks: TASK_RECEIVER_CAPABILITIES.tasks };
+    install = (client) => {
+      tourHandlers(client);
+      taskReceivingHost(tourModel)(client);
+    };
+  }
   const taskStore = declared.tasks ? { taskStore: new InMemoryTaskStore() } : {};
   const client = new Client(CLIENT_INFO, { capabilities: { ...capabilities, ...declared }, ...taskStore });
   install?.(client);
