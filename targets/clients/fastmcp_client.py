@@ -23,9 +23,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import sys
+import threading
+import time
+import webbrowser
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -854,6 +858,72 @@ async def aggregate_two_servers(transport: Any, mode: str, options: dict[str, An
         say(f"aggregated {json.dumps({'tools': tools, 'calls': calls})}")
 
 
+# -- authorization: fastmcp's OAuth provider, the user's browser a scripted one -----------------------------------
+
+TOKEN_WAIT_SECONDS = 2.0  # the longest access-token lifetime ``oauth_refresh`` waits out
+TOKEN_MARGIN_SECONDS = 0.2  # waited beyond it
+CALLBACK_POLL_SECONDS = 0.05
+
+
+class ScriptedBrowser(webbrowser.BaseBrowser):
+    """The user's browser, registered with the standard library's ``webbrowser`` that fastmcp's OAuth opens: it
+    fetches the authorization URL (the harness's authorization server approves at once) and takes the redirect
+    it answers with to fastmcp's own callback listener, as a browser would."""
+
+    def open(self, url: str, new: int = 0, autoraise: bool = True) -> bool:
+        threading.Thread(target=self.follow, args=(url,), daemon=True).start()
+        return True
+
+    def follow(self, url: str) -> None:
+        import httpx2
+
+        with httpx2.Client(timeout=TIMEOUT_SECONDS) as http:
+            location = http.get(url).headers.get("location")
+            if location is None:
+                say(f"the authorization endpoint did not redirect: {url}")
+                return
+            deadline = time.monotonic() + TIMEOUT_SECONDS
+            while True:
+                try:
+                    http.get(location)
+                    return
+                except httpx2.ConnectError:
+                    if time.monotonic() > deadline:
+                        raise
+                    # fastmcp opens its callback listener once the browser is opened: no event says when
+                    time.sleep(CALLBACK_POLL_SECONDS)
+
+
+async def oauth_flow(transport: Any, mode: str, options: dict[str, Any], outlive_token: bool = False) -> None:
+    """Connect through fastmcp's OAuth (discovery, dynamic registration, authorization code with PKCE, the
+    browser approving), list the tools, and tell what was granted; with ``outlive_token`` (``oauth_refresh``)
+    wait out the access token's lifetime as ``expires_in`` states it (at most TOKEN_WAIT_SECONDS) and list
+    the tools again."""
+    from fastmcp.client.auth import OAuth
+    from key_value.aio.stores.memory import MemoryStore
+
+    if not isinstance(transport, StreamableHttpTransport):
+        say("scenario unsupported this driver plays authorization over Streamable HTTP only")
+        return
+    webbrowser.register("mcp-matrix", None, ScriptedBrowser(), preferred=True)
+    oauth = OAuth(
+        client_name="mcp-matrix client driver",
+        token_storage=MemoryStore(),
+        callback_host="127.0.0.1",
+        callback_timeout=TIMEOUT_SECONDS,
+    )
+    async with Client(StreamableHttpTransport(transport.url, auth=oauth), mode=mode, **options) as client:
+        tools = await client.list_tools()
+        tokens = await oauth.token_storage_adapter.get_tokens()
+        lifetime = tokens.expires_in if tokens else None
+        if outlive_token and lifetime is not None and lifetime <= TOKEN_WAIT_SECONDS:
+            await anyio.sleep(lifetime + TOKEN_MARGIN_SECONDS)
+            tools = await client.list_tools()
+        tokens = await oauth.token_storage_adapter.get_tokens()
+    scope = tokens.scope if tokens else None
+    say(f"oauth {json.dumps({'tools': len(tools), 'scope': scope, 'lifetime': lifetime})}")
+
+
 SCENARIOS.update(
     {
         "mrtr_tool_call": mrtr_tool_call,
@@ -862,8 +932,13 @@ SCENARIOS.update(
         "core_patterns": core_patterns,
         "lists_in_two_contexts": initialize,  # run by OWN_CONNECTION: two clients of their own
         "aggregate_two_servers": initialize,  # run by OWN_CONNECTION: two connections, one group
+        "oauth_flow": initialize,  # run by OWN_CONNECTION, as is oauth_refresh: the client authorizes itself
+        "oauth_refresh": initialize,
         **dict.fromkeys(("task_tool_calls", "task_list", "cancel_task"), NO_TASKS),
-        "sampling_task_receiver": "fastmcp's Client declares no tasks capability: it takes no task-augmented sampling",
+        **dict.fromkeys(
+            ("sampling_task_receiver", "sampling_task_receiver_model_fails"),
+            "fastmcp's Client declares no tasks capability: it takes no task-augmented sampling",
+        ),
     }
 )
 CLIENT_OPTIONS.update(
@@ -878,6 +953,8 @@ OWN_CONNECTION = {
     "abandoned_handshake": abandoned_handshake,
     "lists_in_two_contexts": lists_in_two_contexts,
     "aggregate_two_servers": aggregate_two_servers,
+    "oauth_flow": oauth_flow,
+    "oauth_refresh": functools.partial(oauth_flow, outlive_token=True),
 }
 
 
