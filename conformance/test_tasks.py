@@ -2531,18 +2531,25 @@ def check_cancelled_sticky(scripted: Any) -> None:
     later = answer_to(scripted, f"{FOLLOWUP_ID}tasks/get#later")
     if "result" not in later:
         pytest.skip(f"fixture-missing: the client kept no cancelled task to ask about: {later}")
-    notes = task_status_notes(scripted, task_id)
-    statuses = [later["result"].get("status")] + [(n.get("params") or {}).get("status") for n in notes[-1:]]
+    since = place_of_answer(scripted, f"{FOLLOWUP_ID}tasks/cancel")
+    notified = [
+        (f.get("params") or {}).get("status")
+        for n, f in enumerate(the_clients_frames(scripted))
+        if n > since
+        and f.get("method") == "notifications/tasks/status"
+        and (f.get("params") or {}).get("taskId") == task_id
+    ]
+    statuses = [later["result"].get("status"), *notified]
     assert set(statuses) == {"cancelled"}, (
         f"once its work had had time to end, the client's cancelled task {task_id!r} was {statuses} (tasks/get, "
-        "then its last status notification)"
+        "then the status notifications since the cancel)"
     )
 
 
 @for_req("tasks-cancelled-sticky", "client")
 def test_the_clients_cancelled_task_stays_cancelled(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
     """tasks/cancel of the client's working task, then, once its work has reported its end (its progress at the
-    total: work that goes on regardless), tasks/get: still cancelled; so is its last status notification."""
+    total: work that goes on regardless), tasks/get: still cancelled; so is every status notification since."""
     run = progressing_run(run_stdio_client, scripted_stdio, CANCEL_FOLLOWUPS)
     run.judge(lambda: check_cancelled_sticky(scripted_stdio))
 
@@ -2619,7 +2626,8 @@ def test_the_client_may_delete_a_task_once_its_ttl_has_run_out(
     """A task-augmented sampling request asking a ttl of SHORT_TTL_MS; tasks/get once the CreateTaskResult came
     (a round trip later: the lifetime is over): the client may have deleted the task, and then refuses with -32602
     (not-exercised when it granted a longer ttl or kept the task)."""
-    scripted_stdio.ask["tools/call"] = [TASK_SAMPLING | {"params": TASK_SAMPLING["params"] | {"task": {"ttl": 1}}}]
+    short = {"task": {"ttl": SHORT_TTL_MS}}
+    scripted_stdio.ask["tools/call"] = [TASK_SAMPLING | {"params": TASK_SAMPLING["params"] | short}]
     scripted_stdio.task_followups = ["tasks/get"]
     run = run_stdio_client("sampling_task_receiver")
     run.require_completed()
@@ -2756,10 +2764,10 @@ def test_the_client_takes_task_messages_on_its_get_stream(revision: str, run_cli
 
 @for_req("tasks-client-may-drop-sse", "client")
 def test_the_client_may_leave_a_task_result_stream(revision: str, run_client: Any, scripted_server: Any) -> None:
-    """tasks/result is answered on an SSE stream that carries the result only after GATE_SECONDS: the client may
-    disconnect from it first (not-exercised when it waits for the result)."""
+    """The first tasks/result is answered on an SSE stream that carries the result only after GATE_SECONDS: the
+    client may disconnect from it first (not-exercised when it waits for the result)."""
     ScriptedTasks(scripted_server)
-    scripted_server.streams["tasks/result"] = StreamScript(respond_when=lambda: False, times=len(REQUESTOR_TOOLS))
+    scripted_server.streams["tasks/result"] = StreamScript(respond_when=lambda: False)
     run_client("task_tool_calls").require_completed()
     streams = settled_streams(scripted_server, "tasks/result")
     if not streams:
