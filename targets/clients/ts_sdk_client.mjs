@@ -686,10 +686,14 @@ function heldSamplingHost(client) {
   client.setRequestHandler(types.CreateMessageRequestSchema, async (request, extra) => {
     held.outcome = "started";
     try {
-      const aborted = await Promise.race([
-        sleep(SAMPLING_HOLD_MS).then(() => false),
-        new Promise((resolve) => extra.signal.addEventListener("abort", () => resolve(true))),
-      ]);
+      // a cancellation read with the request (stdio delivers both in one chunk) has aborted the signal already,
+      // before the handler could listen for it
+      const aborted =
+        extra.signal.aborted ||
+        (await Promise.race([
+          sleep(SAMPLING_HOLD_MS).then(() => false),
+          new Promise((resolve) => extra.signal.addEventListener("abort", () => resolve(true))),
+        ]));
       held.outcome = aborted ? "cancelled" : "answered";
       if (aborted) throw new Error("sampling cancelled");
       return { role: "assistant", content: { type: "text", text: "Hello" }, model: "mcp-matrix" };
