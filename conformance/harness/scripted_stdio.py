@@ -675,7 +675,8 @@ class ScriptedStdio:
         self.paces: dict[str, Pace] = {}  # methods answered slowly, with progress, or not at all (Pace)
         self.listen = 0  # acknowledge subscriptions/listen; after the Nth, a notification stamped with its id
         self.listen_honour: list[str] = []  # the filter members acknowledged (those asked for); empty: all
-        self.task_followups: list[str] = []  # asked, in order, about each task the client creates for us
+        # asked, one at a time, about each task the client creates for us: METHOD[#mark][@N] (see --task-followup)
+        self.task_followups: list[str] = []
         self.cancel_listen: str | None = None  # with listen: each listen cancelled once acknowledged, with this reason
         self.crash_after: str | None = None  # the method after whose first answer the server dies
         self.stderr_flood = 0  # bytes of log text the server writes on stderr before anything else
