@@ -172,7 +172,8 @@ class WarmLauncher:
     """Forks each session's server from a parent that has already imported ``module`` (in the interpreter
     ``python``: another virtualenv's, for a client driver run on its library's own)."""
 
-    def __init__(self, module: str, python: str = sys.executable) -> None:
+    def __init__(self, module: str, python: str = sys.executable, env: dict[str, str] | None = None) -> None:
+        """``env``: the warm parent's environment, hence every child's (default: this process's)."""
         self.module = module
         self.description = f"{python} -m {module} (forked from a warm parent)"
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -182,6 +183,7 @@ class WarmLauncher:
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             preexec_fn=die_with_parent,
+            env=env,
         )
         theirs.close()
         self._control.settimeout(START_TIMEOUT_SECONDS)

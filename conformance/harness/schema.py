@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from conformance.catalogue.spec_pin import materialise
@@ -124,8 +124,19 @@ def definition_of(revision: str, definition: str) -> dict:
     return schema[definitions_key(schema)][definition]
 
 
+# Verdicts remembered per worker, by the instance's JSON text: a suite validates the same answers (an
+# initialize result, a listing) session after session, and validation is a large share of a worker's CPU.
+VERDICTS_KEPT = 8192
+
+
 def violations(revision: str, definition: str, instance: Any) -> list[str]:
     """Every way ``instance`` breaks ``definition`` of ``revision``'s published schema, as readable lines."""
+    return list(_violations(revision, definition, json.dumps(instance)))
+
+
+@lru_cache(maxsize=VERDICTS_KEPT)
+def _violations(revision: str, definition: str, text: str) -> tuple[str, ...]:
+    instance = json.loads(text)
     errors = sorted(_validator(revision, definition, False).iter_errors(instance), key=lambda e: list(e.path))
     found = []
     for error in errors:
@@ -133,7 +144,7 @@ def violations(revision: str, definition: str, instance: Any) -> list[str]:
         leaf = max(error.context, key=lambda e: len(e.absolute_path), default=error) if error.context else error
         where = "/".join(str(p) for p in leaf.absolute_path) or "(root)"
         found.append(f"{definition} at {where}: {leaf.message}")
-    return found
+    return tuple(found)
 
 
 def _undefined_only(error: Any) -> list[Any] | None:

@@ -1,5 +1,8 @@
 """The warm parent of ``WarmLauncher``: imports a server module once, then forks a server a session.
 
+The module may name, in ``WARM_IMPORTS``, the modules its ``main()`` imports lazily; the parent imports
+them too, so that no session pays for them.
+
 Protocol on the control socket (one datagram a message): the launcher sends a JSON object
 ``{"argv": [...], "env": {...}}`` with three file descriptors (the child's stdin, stdout,
 stderr); the parent forks, the child takes them as its own, sets ``sys.argv`` and the environment,
@@ -25,6 +28,8 @@ MAX_MESSAGE = 1 << 16
 
 def serve(module_name: str, control_fd: int) -> None:
     module = importlib.import_module(module_name)
+    for name in getattr(module, "WARM_IMPORTS", ()):
+        importlib.import_module(name)
     control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, fileno=control_fd)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     children: list[int] = []
