@@ -113,14 +113,20 @@ class ServerProcess:
     stdout: IO[bytes]
     stderr: IO[bytes]
     popen: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    # A forked child is reaped by the kernel as soon as it exits, so its pid may soon name another
+    # process: it is killed through a pidfd, which names this process only (None: already gone).
+    pidfd: int | None = field(default=None, repr=False)
 
     def kill(self) -> None:
         """Stop the process; its pipes stay open so that readers see end-of-file, not a closed file."""
         if self.popen is not None:
             kill_group(self.popen)
             return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(self.pid, signal.SIGKILL)
+        if self.pidfd is not None:
+            with contextlib.suppress(ProcessLookupError, OSError):
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            os.close(self.pidfd)
+            self.pidfd = None
 
     def close_pipes(self) -> None:
         for stream in (self.stdin, self.stdout, self.stderr):
@@ -207,11 +213,17 @@ class WarmLauncher:
                 os.close(fd)
         if not reply.isdigit():
             raise RuntimeError(f"warm parent could not fork a server (said {reply!r})")
+        pid = int(reply)
+        try:
+            pidfd: int | None = os.pidfd_open(pid)
+        except ProcessLookupError:  # it has already ended
+            pidfd = None
         process = ServerProcess(
-            int(reply),
+            pid,
             os.fdopen(stdin_write, "wb", buffering=0),
             os.fdopen(stdout_read, "rb", buffering=0),
             os.fdopen(stderr_read, "rb", buffering=0),
+            pidfd=pidfd,
         )
         self._children.append(process)
         return process
@@ -226,6 +238,58 @@ class WarmLauncher:
         if self._parent.poll() is None:
             self._parent.kill()
             self._parent.wait(timeout=5)
+
+
+def announced_url(stdout: IO[bytes], start_timeout: float, description: str, log: Path) -> str:
+    """The url of a server whose first line on ``stdout`` is ``listening <url>``, said within the bound."""
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.append(stdout.readline().decode()), daemon=True)
+    reader.start()
+    reader.join(timeout=start_timeout)
+    line = said[0].strip() if said else ""
+    if not line.startswith("listening "):
+        raise RuntimeError(
+            f"{description} did not say 'listening <url>' within {start_timeout:g}s "
+            f"(said {line!r}; its stderr is in {log})"
+        )
+    return line.removeprefix("listening ").strip()
+
+
+class WarmHttpServer:
+    """The fixture's HTTP server forked from the worker's warm parent, as its stdio sessions are, so that
+    neither it nor any configuration of it pays for importing the SDK again. Like ``HttpServerProcess``
+    with a fixture command: it says ``listening <url>`` once it accepts connections; the rest of its
+    output goes to ``log``."""
+
+    def __init__(
+        self, launcher: WarmLauncher, argv: list[str], log: Path, start_timeout: float = START_TIMEOUT_SECONDS
+    ) -> None:
+        self.description = f"{launcher.description} {shlex.join(argv)}"
+        self.log = log
+        log.parent.mkdir(parents=True, exist_ok=True)
+        self._process = launcher.start(argv)
+        self._log = log.open("wb")
+        self._drain(self._process.stderr)
+        try:
+            self.url = announced_url(self._process.stdout, start_timeout, self.description, log)
+        except RuntimeError:
+            self.close()
+            raise
+        self._drain(self._process.stdout)
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        """What the server writes goes to the log until it ends: a pipe nobody reads would block it."""
+
+        def copy() -> None:
+            with contextlib.suppress(ValueError, OSError):  # the log closed with the server
+                for chunk in iter(lambda: stream.read(65536), b""):
+                    self._log.write(chunk)
+
+        threading.Thread(target=copy, daemon=True).start()
+
+    def close(self) -> None:
+        self._process.stop()
+        self._log.close()
 
 
 class HttpServerProcess:
@@ -269,19 +333,11 @@ class HttpServerProcess:
 
     def _announced_url(self, start_timeout: float) -> str:
         assert self._popen.stdout is not None
-        stdout = self._popen.stdout
-        said: list[str] = []
-        reader = threading.Thread(target=lambda: said.append(stdout.readline().decode()), daemon=True)
-        reader.start()
-        reader.join(timeout=start_timeout)
-        line = said[0].strip() if said else ""
-        if not line.startswith("listening "):
+        try:
+            return announced_url(self._popen.stdout, start_timeout, self.description, self.log)
+        except RuntimeError:
             self.close()
-            raise RuntimeError(
-                f"{self.description} did not say 'listening <url>' within {start_timeout:g}s "
-                f"(said {line!r}; its stderr is in {self.log})"
-            )
-        return line.removeprefix("listening ").strip()
+            raise
 
     def _await_port(self, url: str, start_timeout: float) -> str:
         """Wait, bounded, until the url's loopback port accepts a connection."""

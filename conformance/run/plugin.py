@@ -32,7 +32,14 @@ from conformance.harness.faults import MUTATIONS, Fault
 from conformance.harness.frames import COMPLETED, REPORT_PREFIX, REVISION_VARIABLE, SCENARIO_VARIABLE, UNSUPPORTED
 from conformance.harness.http import HttpPeer, require_loopback
 from conformance.harness.http_sse import HttpSsePeer
-from conformance.harness.launcher import CommandLauncher, HttpServerProcess, Launcher, ServerProcess, WarmLauncher
+from conformance.harness.launcher import (
+    CommandLauncher,
+    HttpServerProcess,
+    Launcher,
+    ServerProcess,
+    WarmHttpServer,
+    WarmLauncher,
+)
 from conformance.harness.pages import PageServer
 from conformance.harness.peer import HarnessError, Peer
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
@@ -161,23 +168,41 @@ def _require_server(target: Target, transport: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def server_launcher(target: Target) -> Iterator[Launcher]:
-    _require_server(target, "stdio")
-    launcher: Launcher = (
-        WarmLauncher(FIXTURE_SERVER_MODULE) if target.stdio == FIXTURE else CommandLauncher(target.stdio)
-    )
+def fixture_server_parent() -> Iterator[WarmLauncher]:
+    """The worker's warm parent of the project's fixture server (conformance/harness/zygote.py): its stdio
+    sessions and its HTTP servers, configured or not, are all forked from it, so the SDK is imported once."""
+    launcher = WarmLauncher(FIXTURE_SERVER_MODULE)
     yield launcher
     launcher.close()
 
 
-def http_server_url_of(target: Target, transport: str, config: pytest.Config) -> Iterator[str]:
+@pytest.fixture(scope="session")
+def server_launcher(target: Target, request: pytest.FixtureRequest) -> Iterator[Launcher]:
+    _require_server(target, "stdio")
+    if target.stdio == FIXTURE:
+        yield request.getfixturevalue("fixture_server_parent")
+        return
+    launcher = CommandLauncher(target.stdio)
+    yield launcher
+    launcher.close()
+
+
+def fixture_http_server(
+    request: pytest.FixtureRequest, transport: str, options: tuple[str, ...], log: Path
+) -> WarmHttpServer:
+    """The fixture's ``transport`` server with ``options``, forked from the worker's warm parent."""
+    argv = ["--transport", transport, "--port", "0", *options]
+    return WarmHttpServer(request.getfixturevalue("fixture_server_parent"), argv, log)
+
+
+def http_server_url_of(target: Target, transport: str, request: pytest.FixtureRequest) -> Iterator[str]:
     """The URL of the target's ``transport`` server: given, or started once per worker (and stopped after)."""
     _require_server(target, transport)
     how = target.http[transport]
-    log = run_directory(config) / "servers" / f"{transport}-{os.getpid()}.log"
+    log = run_directory(request.config) / "servers" / f"{transport}-{os.getpid()}.log"
+    process: WarmHttpServer | HttpServerProcess
     if how == FIXTURE:
-        command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", transport, "--port", "0"]
-        process = HttpServerProcess(command, log=log)
+        process = fixture_http_server(request, transport, (), log)
     elif how.command is None:
         require_loopback(how.url)
         yield how.url
@@ -191,7 +216,7 @@ def http_server_url_of(target: Target, transport: str, config: pytest.Config) ->
 @pytest.fixture(scope="session")
 def http_server_url(target: Target, request: pytest.FixtureRequest) -> Iterator[str]:
     """The Streamable HTTP endpoint under test (for the fixture server: one per worker)."""
-    yield from http_server_url_of(target, "streamable-http", request.config)
+    yield from http_server_url_of(target, "streamable-http", request)
 
 
 @dataclass(frozen=True)
@@ -214,7 +239,7 @@ def configured_server(target: Target, request: pytest.FixtureRequest) -> Iterato
     server does not have. The profile says how (the default profile too, for the project's fixture); a
     target whose profile does not leaves those cells fixture-missing: its configuration is its own to choose."""
     started: dict[tuple[str, str], Configured] = {}
-    processes: list[HttpServerProcess] = []
+    processes: list[WarmHttpServer | HttpServerProcess] = []
     launchers: list[Launcher] = []
 
     def start(name: str, transport: str = "streamable-http") -> Configured:
@@ -239,8 +264,7 @@ def configured_server(target: Target, request: pytest.FixtureRequest) -> Iterato
                 started[name, transport] = Configured(configuration.values, launcher=launcher)
             else:
                 if fixture:
-                    command = [sys.executable, "-m", FIXTURE_SERVER_MODULE, "--transport", transport, "--port", "0"]
-                    process = HttpServerProcess([*command, *configuration.fixture_options], log=log)
+                    process = fixture_http_server(request, transport, configuration.fixture_options, log)
                 else:
                     how = configuration.http[transport]
                     process = HttpServerProcess(how.command or "", log=log, url=how.url, env=how.env)
@@ -360,7 +384,7 @@ SSE = "sse"  # 2024-11-05's HTTP+SSE in target profiles; ``http+sse`` in the voc
 @pytest.fixture(scope="session")
 def sse_server_url(target: Target, request: pytest.FixtureRequest) -> Iterator[str]:
     """The SSE endpoint of the HTTP+SSE server under test (for the fixture server: one per worker)."""
-    yield from http_server_url_of(target, SSE, request.config)
+    yield from http_server_url_of(target, SSE, request)
 
 
 @pytest.fixture
