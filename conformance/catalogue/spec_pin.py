@@ -12,8 +12,6 @@ import hashlib
 import json
 import os
 import shutil
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 from conformance import PROJECT_ROOT
@@ -95,6 +93,9 @@ def _fetch(lock: dict, path: str, mirror: Path | None) -> tuple[bytes, str]:
         except FileNotFoundError as exc:
             raise SpecPinError(f"{source}: pinned spec file is missing from the mirror; {HOW_TO_GET_IT}") from exc
     url = RAW_URL.format(repository=lock["repository"], commit=lock["commit"], path=path)
+    import urllib.error  # here: most runs read a mirror, and every scripted stdio server imports this module
+    import urllib.request
+
     try:
         with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response:
             return response.read(), url

@@ -17,8 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.harness.pages import fetch_page
-
 KINDS = (
     "set",
     "drop",
@@ -155,6 +153,8 @@ class Fault:
         if self.kind == "fetch":  # the client's request outside the MCP endpoint, made before its frame goes on
             if not pages:
                 raise ValueError(f"{self}: no page server in this session (the page_server fixture)")
+            from conformance.harness.pages import fetch_page  # here: every scripted stdio server imports faults
+
             fetch_page(pages + self.path, self.value)
             return [line]
         if self.kind == "corrupt":

@@ -25,13 +25,15 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from conformance.harness import schema
 from conformance.harness.faults import Fault
 from conformance.harness.peer import method_definitions, result_definition
 from conformance.harness.trace import Trace
+
+if TYPE_CHECKING:
+    from http.server import BaseHTTPRequestHandler
 
 MODERN = "2026-07-28"
 SERVER_INFO = {"name": "mcp-matrix-scripted-server", "version": "0.1.0"}
@@ -462,6 +464,9 @@ class ScriptedServer:
         self._get_streams_opened = 0
         self._closing = threading.Event()
         owner = self
+        # here, not at the top: the scripted stdio server imports this module, serves no HTTP, and starts once
+        # a test
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: object) -> None:  # quiet: the trace is the record
