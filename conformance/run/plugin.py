@@ -78,6 +78,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "per test, whether it failed at its own check (killed); `make mutate` runs them all",
     )
     group.addoption(
+        "--not-offered-by",
+        default=None,
+        metavar="PROFILE",
+        help="run only the cells that this profile gaps as not offered (N-NNN): with --falsify and a --target "
+        "that offers them, the faults of cells its own target cannot show (make falsify: the SDK's on the "
+        "TypeScript SDK's client)",
+    )
+    group.addoption(
         "--target",
         default=None,
         help="the target profile: a name in targets/ or a path to a YAML file (default: sdk-python, the "
@@ -104,15 +112,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 TARGET_KEY = pytest.StashKey[Target]()
 
 
+def _profile(name: str | None) -> Target:
+    try:
+        return targets.load(targets.resolve(name), registry()[0])
+    except InputErrors as exc:
+        raise pytest.UsageError(f"bad target profile:\n{exc}") from None
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest's junitxml reads where to write
 def pytest_configure(config: pytest.Config) -> None:
     """Read the target profile once, before collection: its gaps decide which cells are skipped. A run
     of the suite (not of the meta-test or the machinery's tests alone) gets a fresh report directory
     for its target, with pytest's JUnit in it, before any worker starts."""
-    try:
-        profile = targets.load(targets.resolve(config.getoption("--target")), registry()[0])
-    except InputErrors as exc:
-        raise pytest.UsageError(f"bad target profile:\n{exc}") from None
+    profile = _profile(config.getoption("--target"))
     target = profile.with_command_line(
         config.getoption("--server-command"), config.getoption("--server-url"), config.getoption("--client-command")
     )
@@ -734,6 +746,16 @@ def gap_reason(item: pytest.Item, profile: Target) -> str | None:
     return f"gap: {gapped.args[0]} {gapped.kwargs.get('why', '')}".rstrip()
 
 
+def _not_offered_by(item: pytest.Item, profile: Target) -> bool:
+    """Whether ``profile`` gaps the item's cell as a feature its implementation does not offer (N-NNN)."""
+    requirement = item.get_closest_marker("requirement")
+    if requirement is None:
+        return False
+    revision = item.callspec.params.get("revision")
+    gap = profile.gap_of(requirement.args[0], revision, requirement.args[1], transport_of(item))
+    return gap is not None and gap.ref.startswith("N-")
+
+
 def active_fault(request: pytest.FixtureRequest) -> Fault | None:
     """The damage a test's session takes: its declared fault under --falsify, the mutation under --mutate."""
     mutation = request.config.getoption("--mutate")
@@ -777,6 +799,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         further = [item for item in items if _further_fault(item)]
         config.hook.pytest_deselected(items=further)
         items[:] = [item for item in items if not _further_fault(item)]
+    if config.getoption("--not-offered-by"):
+        other = _profile(config.getoption("--not-offered-by"))
+        offered = [item for item in items if not _not_offered_by(item, other)]
+        config.hook.pytest_deselected(items=offered)
+        items[:] = [item for item in items if item not in offered]
     gapped = {item: gap_reason(item, profile) for item in items}
     if config.getoption("--falsify") or config.getoption("--mutate"):
         declared = config.getoption("--falsify")
