@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -90,6 +91,9 @@ def changed_items(runs: list[Outcomes]) -> dict[Item, list[str]]:
 
 
 def run(repeat: int, workers: str, target: str | None) -> int:
+    # Stopped by a signal, it raises (subprocess.run then kills the pytest run it waits for) instead of
+    # dying at once and leaving that run going.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     tests = selected_tests()
     root = reports.reports_root() / "stability"
     root.mkdir(parents=True, exist_ok=True)
