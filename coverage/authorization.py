@@ -1,14 +1,292 @@
-"""Coverage of the authorization area: no test yet; every applicable cell is gapped, by name.
+"""Coverage of the authorization area: the cells its tests hold, and every other cell gapped by name.
 
 Loaded by path (this folder is not a package); see conformance/matrix/covers.py. When a test arrives,
 add its Cover and take its id off the lists below.
 """
 
+import json
+
+from conformance.harness.faults import Fault, http_body, http_header, http_status
 from conformance.matrix.covers import Cover, Gap, gaps
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_authorization.py"
+#: The answer to the opening request the server-side tests send (initialize; server/discover at 2026-07-28).
+OPENING = ("initialize", "server/discover")
+#: A challenge naming a scope no test configuration needs.
+OTHER_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="mcp-matrix:unknown"'
+
+COVERS: list[Cover] = [
+    # -- server side: the MCP server as resource server (the target's oauth configuration) --
+    Cover(
+        "authorization-server-401-authorization-required",
+        "server",
+        f"{TESTS}::test_a_request_without_a_token_is_answered_401",
+        fault=http_status(OPENING, 200),
+    ),
+    Cover(
+        "authorization-server-401-invalid-token",
+        "server",
+        f"{TESTS}::test_a_request_with_an_invalid_or_expired_token_is_answered_401",
+        fault=http_status(OPENING, 200),
+    ),
+    Cover(
+        "authorization-server-validate-token",
+        "server",
+        f"{TESTS}::test_the_server_validates_the_tokens_origin",
+        fault=http_status(OPENING, 200),
+    ),
+    Cover(
+        "authorization-server-validate-audience",
+        "server",
+        f"{TESTS}::test_the_server_refuses_a_token_issued_for_another_resource",
+        fault=http_status(OPENING, 200),
+    ),
+    Cover(
+        "authorization-server-validation-failure-response",
+        "server",
+        f"{TESTS}::test_a_failed_validation_is_answered_with_a_bearer_error",
+        fault=http_header(OPENING, "WWW-Authenticate", None),
+    ),
+    Cover(
+        "authorization-server-403-insufficient-permissions",
+        "server",
+        f"{TESTS}::test_a_token_without_the_needed_scope_is_answered_403",
+        fault=http_status(OPENING, 200),
+    ),
+    Cover(
+        "authorization-server-validate-before-processing",
+        "server",
+        f"{TESTS}::test_a_request_with_a_refused_token_is_not_processed",
+        fault=http_body(OPENING, json.dumps({"jsonrpc": "2.0", "id": "opening", "result": {}})),
+    ),
+    Cover(
+        "authorization-server-protected-resource-metadata",
+        "server",
+        f"{TESTS}::test_the_server_serves_its_protected_resource_metadata",
+        fault=http_status("GET", 404),
+    ),
+    Cover(
+        "authorization-server-prm-authorization-servers",
+        "server",
+        f"{TESTS}::test_the_metadata_lists_the_authorization_servers",
+        fault=http_body("GET", json.dumps({"authorization_servers": []})),
+    ),
+    Cover(
+        "authorization-server-401-www-authenticate",
+        "server",
+        f"{TESTS}::test_every_401_points_at_the_metadata",
+        fault=http_header(OPENING, "WWW-Authenticate", 'Bearer error="invalid_token"'),
+    ),
+    Cover(
+        "authorization-server-prm-discovery-mechanism",
+        "server",
+        f"{TESTS}::test_the_metadata_can_be_found",
+        fault=http_status("GET", 404),
+    ),
+    Cover(
+        "authorization-server-enforce-token-expiry",
+        "server",
+        f"{TESTS}::test_an_expired_token_is_refused",
+        fault=http_status(OPENING, 200),
+    ),
+    Cover(
+        "authorization-server-insufficient-scope-403",
+        "server",
+        f"{TESTS}::test_a_token_lacking_the_needed_scope_is_answered_403",
+        fault=http_status(OPENING, 200),
+    ),
+    Cover(
+        "authorization-server-insufficient-scope-challenge",
+        "server",
+        f"{TESTS}::test_the_insufficient_scope_challenge_says_what_to_ask_for",
+        fault=http_header(OPENING, "WWW-Authenticate", 'Bearer error="invalid_token"'),
+    ),
+    Cover(
+        "authorization-server-insufficient-scope-required-scopes",
+        "server",
+        f"{TESTS}::test_the_insufficient_scope_challenge_names_the_needed_scopes",
+        fault=http_header(OPENING, "WWW-Authenticate", OTHER_SCOPE_CHALLENGE),
+    ),
+    Cover(
+        "authorization-server-all-required-scopes-in-one-challenge",
+        "server",
+        f"{TESTS}::test_one_challenge_names_every_needed_scope",
+        fault=http_header(OPENING, "WWW-Authenticate", OTHER_SCOPE_CHALLENGE),
+    ),
+    Cover(
+        "authorization-server-challenge-scope",
+        "server",
+        f"{TESTS}::test_the_401_challenge_names_the_needed_scopes",
+        fault=http_header(OPENING, "WWW-Authenticate", OTHER_SCOPE_CHALLENGE),
+    ),
+    Cover(
+        "authorization-server-no-offline-access-scope",
+        "server",
+        f"{TESTS}::test_offline_access_is_not_asked_for",
+        fault=http_header(OPENING, "WWW-Authenticate", 'Bearer scope="mcp-matrix:tools offline_access"'),
+    ),
+    Cover(
+        "authorization-canonical-uri-no-trailing-slash",
+        "server",
+        f"{TESTS}::test_the_metadata_names_the_resource_without_a_trailing_slash",
+        fault=http_body("GET", json.dumps({"resource": "http://127.0.0.1/mcp/", "authorization_servers": []})),
+    ),
+    # a fault on the answer to the uppercased token would hit the good token's answer first (the precondition)
+    Cover(
+        "authorization-accept-uppercase-scheme-host",
+        "server",
+        f"{TESTS}::test_a_token_for_the_uppercased_server_uri_is_accepted",
+    ),
+    # -- client side: the client under test's OAuth flow against the harness's authorization server and protected
+    # resource; each fault rewrites what those record of the client's requests to one path (Fault.rewrite_request)
+    Cover(
+        "authorization-client-pkce",
+        "client",
+        f"{TESTS}::test_the_client_binds_its_code_to_a_pkce_verifier",
+        fault=Fault(
+            "set",
+            "/token",
+            "form.code_verifier",
+            ["mcp-matrix-not-the-verifier"],
+            "the code redeemed with a code_verifier that does not give the challenge",
+        ),
+    ),
+    Cover(
+        "authorization-client-pkce-s256",
+        "client",
+        f"{TESTS}::test_the_client_asks_for_the_s256_challenge_method",
+        fault=Fault("set", "/authorize", "query.code_challenge_method", ["plain"], "the plain method asked for"),
+    ),
+    Cover(
+        "authorization-client-verify-pkce-support",
+        "client",
+        f"{TESTS}::test_the_client_refuses_an_authorization_server_that_states_no_pkce",
+        fault=Fault(
+            "set",
+            ("/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"),
+            "path",
+            "/authorize",
+            "the client's read of the authorization server's metadata followed by an authorization request",
+        ),
+    ),
+    Cover(
+        "authorization-client-as-metadata-issuer-must-match",
+        "client",
+        f"{TESTS}::test_the_client_discards_metadata_naming_another_issuer",
+        fault=Fault(
+            "set",
+            ("/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"),
+            "path",
+            "/authorize",
+            "the client's read of the authorization server's metadata followed by an authorization request",
+        ),
+    ),
+    Cover(
+        "authorization-client-iss-matches-recorded-issuer",
+        "client",
+        f"{TESTS}::test_the_client_redeems_no_code_of_a_response_from_another_issuer",
+        fault=Fault("set", "/register", "path", "/token", "a request of the client's sent to the token endpoint"),
+    ),
+    Cover(
+        "authorization-client-protected-resource-metadata",
+        "client",
+        f"{TESTS}::test_the_client_finds_its_authorization_server_through_the_resource_metadata",
+        fault=Fault(
+            "set",
+            ("/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"),
+            "path",
+            "/mcp-matrix/not-the-metadata",
+            "no protected-resource metadata read",
+        ),
+    ),
+    Cover(
+        "authorization-client-resource-parameter",
+        "client",
+        f"{TESTS}::test_the_client_names_a_resource_in_every_authorization_and_token_request",
+        fault=Fault("drop", "/token", "form.resource", description="the token request without its resource"),
+    ),
+    Cover(
+        "authorization-client-resource-identifies-server",
+        "client",
+        f"{TESTS}::test_the_resource_parameter_names_the_mcp_server",
+        fault=Fault(
+            "set", "/authorize", "query.resource", ["http://127.0.0.1:9/another-resource"], "another resource asked for"
+        ),
+    ),
+    Cover(
+        "authorization-client-state-parameter",
+        "client",
+        f"{TESTS}::test_the_client_sends_a_state_and_drops_a_response_with_another",
+        fault=Fault("drop", "/authorize", "query.state", description="the authorization request without a state"),
+    ),
+    Cover(
+        "authorization-client-bearer-header",
+        "client",
+        f"{TESTS}::test_the_client_sends_its_token_as_a_bearer_authorization_header",
+        fault=Fault(
+            "set", "/mcp", "headers.authorization", "Basic bWNwLW1hdHJpeDp0b2tlbg==", "the token sent as Basic"
+        ),
+    ),
+    Cover(
+        "authorization-client-token-every-request",
+        "client",
+        f"{TESTS}::test_the_client_sends_its_token_on_every_request",
+        fault=Fault("drop", "/mcp", "headers.authorization", description="the MCP requests without the token"),
+    ),
+    Cover(
+        "authorization-client-no-token-in-query",
+        "client",
+        f"{TESTS}::test_the_client_puts_no_token_in_a_query_string",
+        fault=Fault(
+            "set", "/mcp", "query.access_token", ["mcp-matrix-token"], "an access_token in the MCP requests' query"
+        ),
+    ),
+    Cover(
+        "authorization-client-only-as-issued-tokens",
+        "client",
+        f"{TESTS}::test_the_client_sends_only_tokens_its_authorization_server_issued",
+        fault=Fault(
+            "set",
+            "/mcp",
+            "headers.authorization",
+            "Bearer mcp-matrix-token-of-another-issuer",
+            "a token its authorization server never issued sent to the MCP server",
+        ),
+    ),
+    Cover(
+        "authorization-client-prm-from-header",
+        "client",
+        f"{TESTS}::test_the_client_reads_the_metadata_the_challenge_names",
+        fault=Fault(
+            "set",
+            "/mcp-matrix/resource-metadata",
+            "path",
+            "/.well-known/oauth-protected-resource/mcp",
+            "the well-known metadata URI asked instead of the one the challenge named",
+        ),
+    ),
+    Cover(
+        "authorization-client-prm-well-known-fallback",
+        "client",
+        f"{TESTS}::test_without_a_metadata_url_the_client_tries_the_well_known_paths_in_order",
+        fault=Fault(
+            "set",
+            "/.well-known/oauth-protected-resource/mcp",
+            "path",
+            "/.well-known/oauth-protected-resource",
+            "the root metadata URI asked first",
+        ),
+    ),
+]
 
 GAPS: list[Gap] = [
+    Gap(
+        "authorization-client-verify-pkce-support",
+        "client",
+        "F-310",
+        "the SDK's OAuthClientProvider never reads code_challenge_methods_supported: it authorizes with S256 against "
+        "an authorization server whose metadata states no PKCE support",
+    ),
     *gaps(
         "L-095",
         "the authorization server's consent and warning pages, and an error surfaced to the user or developer, are "
@@ -90,6 +368,24 @@ GAPS: list[Gap] = [
         },
     ),
     *gaps(
+        "F-300",
+        "the SDK's resource server names no scope in its 401 and 403 challenges (the missing scope is only in "
+        "error_description)",
+        {
+            "authorization-server-challenge-scope": "server",
+            "authorization-server-insufficient-scope-challenge": "server",
+            "authorization-server-insufficient-scope-required-scopes": "server",
+            "authorization-server-all-required-scopes-in-one-challenge": "server",
+        },
+    ),
+    Gap(
+        "authorization-server-no-token-passthrough",
+        "server",
+        "L-150",
+        "the breach is on the server's own connection to an upstream API, which the suite is not party to; the "
+        "fixture server calls nothing upstream",
+    ),
+    *gaps(
         "#3",
         "catalogued, not yet tested",
         {
@@ -110,15 +406,7 @@ GAPS: list[Gap] = [
             "authorization-client-metadata-at-base-url": "client",
             "authorization-client-fallback-default-endpoints": "client",
             "authorization-client-metadata-before-defaults": "client",
-            "authorization-server-protected-resource-metadata": "server",
-            "authorization-client-protected-resource-metadata": "client",
-            "authorization-server-prm-authorization-servers": "server",
-            "authorization-server-401-www-authenticate": "server",
-            "authorization-server-prm-discovery-mechanism": "server",
             "authorization-client-parse-www-authenticate": "client",
-            "authorization-client-prm-from-header": "client",
-            "authorization-client-prm-well-known-fallback": "client",
-            "authorization-server-challenge-scope": "server",
             "authorization-server-challenge-scope-any-relation": "server",
             "authorization-client-no-scope-set-assumption": "client",
             "authorization-client-challenge-scope-authoritative": "client",
@@ -143,48 +431,26 @@ GAPS: list[Gap] = [
             "authorization-as-dynamic-registration-optional": "server",
             "authorization-client-initial-scope-from-challenge": "client",
             "authorization-client-initial-scope-fallback": "client",
-            "authorization-client-resource-parameter": "client",
-            "authorization-client-resource-identifies-server": "client",
             "authorization-client-resource-canonical-uri": "client",
             "authorization-client-resource-most-specific": "client",
-            "authorization-accept-uppercase-scheme-host": "both",
-            "authorization-canonical-uri-no-trailing-slash": "both",
+            "authorization-accept-uppercase-scheme-host": "client",
+            "authorization-canonical-uri-no-trailing-slash": "client",
             "authorization-client-resource-regardless-of-as-support": "client",
-            "authorization-client-bearer-header": "client",
-            "authorization-client-token-every-request": "client",
-            "authorization-client-no-token-in-query": "client",
-            "authorization-server-validate-token": "server",
-            "authorization-server-validate-audience": "server",
-            "authorization-server-validation-failure-response": "server",
-            "authorization-server-401-invalid-token": "server",
-            "authorization-client-only-as-issued-tokens": "client",
             "authorization-as-accept-own-resource-tokens": "server",
-            "authorization-server-no-token-passthrough": "server",
-            "authorization-server-401-authorization-required": "server",
-            "authorization-server-403-insufficient-permissions": "server",
             "authorization-server-400-malformed-request": "server",
-            "authorization-server-insufficient-scope-403": "server",
-            "authorization-server-insufficient-scope-challenge": "server",
-            "authorization-server-insufficient-scope-required-scopes": "server",
             "authorization-client-step-up-on-scope-error": "client",
             "authorization-client-user-step-up": "client",
             "authorization-client-credentials-step-up-optional": "client",
-            "authorization-server-enforce-token-expiry": "server",
             "authorization-as-token-rotation": "server",
             "authorization-as-refresh-token-rotation": "server",
             "authorization-as-endpoints-https": "server",
             "authorization-client-redirect-uri-localhost-or-https": "client",
             "authorization-as-redirect-uri-localhost-or-https": "server",
-            "authorization-client-pkce": "client",
-            "authorization-client-pkce-s256": "client",
-            "authorization-client-verify-pkce-support": "client",
             "authorization-as-oidc-code-challenge-methods": "server",
             "authorization-server-validate-redirect-uri": "server",
             "authorization-client-registered-redirect-uris": "client",
             "authorization-as-exact-redirect-uri": "server",
-            "authorization-client-state-parameter": "client",
             "authorization-server-proxy-consent-per-client": "server",
-            "authorization-server-validate-before-processing": "server",
             "authorization-server-third-party-delegation": "server",
             "authorization-server-third-party-token-status": "server",
             "authorization-server-third-party-token-expiry": "server",
@@ -192,7 +458,6 @@ GAPS: list[Gap] = [
             "authorization-client-reauthorization-keeps-granted-scopes": "client",
             "authorization-as-iss-in-authorization-responses": "server",
             "authorization-as-advertises-iss-support": "server",
-            "authorization-client-iss-matches-recorded-issuer": "client",
             "authorization-client-iss-required-when-advertised": "client",
             "authorization-client-iss-absent-unadvertised-proceeds": "client",
             "authorization-client-iss-compared-unnormalized": "client",
@@ -201,10 +466,7 @@ GAPS: list[Gap] = [
             "authorization-client-refresh-token-grant-type": "client",
             "authorization-client-offline-access-scope": "client",
             "authorization-client-refresh-token-not-assumed": "client",
-            "authorization-server-no-offline-access-scope": "server",
-            "authorization-server-all-required-scopes-in-one-challenge": "server",
             "authorization-client-no-credential-reuse-across-as": "client",
-            "authorization-client-as-metadata-issuer-must-match": "client",
             "authorization-client-dcr-sets-application-type": "client",
             "authorization-client-dcr-native-application-type": "client",
             "authorization-client-dcr-web-application-type": "client",

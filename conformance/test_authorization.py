@@ -1,0 +1,799 @@
+"""Authorization: the server side (the SDK's resource server in front of the fixture server) and the client side
+(the client under test through its OAuth flow), against the harness's authorization server and protected
+resource on loopback (docs/authorization-fixture.md).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.harness.authorization import (
+    OTHER_AUDIENCE,
+    WRONG_ISSUER,
+    AuthorizationServer,
+    Misbehaviour,
+    SeenRequest,
+)
+from conformance.harness.frames import initialize_params
+from conformance.harness.http import Exchange, HttpPeer
+from conformance.harness.launcher import Launcher
+from conformance.harness.peer import precondition
+from conformance.harness.protected_resource import ProtectedResource, ResourceMisbehaviour
+from conformance.harness.trace import Trace
+from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun, ConfiguredServer, active_fault, run_client_process
+
+# -- server side ---------------------------------------------------------------------------------------------
+#
+# The target's server in its ``oauth`` configuration (for the default target, the SDK's resource server in front
+# of the fixture server), trusting the worker's ``authorization_server``, whose ``mint`` signs whatever token a
+# test orders. Each test sends the opening request of a session (initialize; server/discover at 2026-07-28)
+# with a token, and judges the status and ``WWW-Authenticate`` challenge of the answer, and the protected-resource
+# metadata; a cover's fault rewrites those answers (``http-status``, ``http-header``, ``http-body``).
+
+OPENING_ID = "opening"  # the id of the opening request (a cover's fault names its method: see the coverage)
+#: RFC 7235's auth-param: a token, "=", a token or a quoted string (with backslash escapes).
+AUTH_PARAM = re.compile(r'([!#$%&\'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))')
+
+
+@dataclass
+class Protected:
+    """The protected server under test: its MCP endpoint, the scopes its configuration says a request needs,
+    the authorization server it trusts, and the test's peer (its fault and trace), pointed at each URL asked."""
+
+    url: str
+    scopes: list[str]
+    issuer: AuthorizationServer
+    peer: HttpPeer
+
+    def token(self, **minted: Any) -> str:
+        """A token of the trusted issuer for this server with the scopes it needs, unless ``minted`` says
+        otherwise (``AuthorizationServer.mint``'s arguments)."""
+        return self.issuer.mint(**({"audience": self.url, "scopes": self.scopes} | minted))
+
+    def attempt(self, token: str | None, *, in_query: bool = False) -> Exchange:
+        """The opening request of a session (initialize; server/discover at 2026-07-28) bearing ``token`` in
+        the Authorization header, or (``in_query``) only as RFC 6750's ``access_token`` query parameter."""
+        peer = self.peer
+        peer.url = self.url
+        if token and in_query:
+            peer.url = f"{self.url}{'&' if '?' in self.url else '?'}{urllib.parse.urlencode({'access_token': token})}"
+        if peer.stateless:
+            frame = peer.envelope(peer.probe_method, OPENING_ID)
+        else:
+            frame = peer.envelope("initialize", OPENING_ID, initialize_params(peer.revision))
+        headers = peer.headers_for(frame)
+        if token and not in_query:
+            headers["Authorization"] = f"Bearer {token}"
+        return peer.exchange("POST", frame, headers)
+
+    def untokened_follow_up(self, session_id: str) -> Exchange:
+        """A request (ping; server/discover at 2026-07-28) in the session ``session_id``, without a token."""
+        peer = self.peer
+        peer.url = self.url
+        peer.session_id, peer.negotiated_version = session_id, peer.revision
+        try:
+            return peer.exchange("POST", peer.envelope(peer.probe_method, "follow-up"))
+        finally:
+            peer.session_id, peer.negotiated_version = None, peer.revision if peer.stateless else None
+
+    def fetch(self, url: str) -> Exchange:
+        """A GET of a document beside the MCP endpoint (its protected-resource metadata)."""
+        self.peer.url = url
+        return self.peer.exchange("GET", headers={"Accept": "application/json"})
+
+    def well_known_metadata_urls(self) -> list[str]:
+        """RFC 9728's locations for this endpoint: the well-known prefix before its path, then at the root."""
+        parts = urllib.parse.urlsplit(self.url)
+        root = f"{parts.scheme}://{parts.netloc}{PRM_PATH}"
+        path = parts.path.rstrip("/")
+        return [f"{root}{path}", root] if path else [root]
+
+
+@pytest.fixture
+def protected(
+    configured_server: ConfiguredServer,
+    authorization_server: AuthorizationServer,
+    revision: str,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+) -> Iterator[Protected]:
+    """The target's server in its ``oauth`` configuration (fixture-missing where its profile has none)."""
+    configured = configured_server("oauth")
+    trace = Trace(tmp_path / "protected.jsonl", "streamable-http")
+    peer = HttpPeer(configured.url, trace, revision, fault=active_fault(request))
+    try:
+        yield Protected(configured.url, configured.values.get("scopes", "").split(), authorization_server, peer)
+    finally:
+        peer.close()
+
+
+def accepting(server: Protected) -> Protected:
+    """The server lets in a request with a good token: without that, no refusal shows anything about tokens."""
+    exchange = server.attempt(server.token())
+    precondition(200 <= exchange.status < 300, f"a request with a good token was answered {exchange.status}")
+    return server
+
+
+def challenge_of(exchange: Exchange) -> tuple[str, dict[str, str]]:
+    """The auth scheme of an answer's WWW-Authenticate header (lower case; "" when there is none) and its
+    parameters (names in lower case, quoted values unescaped)."""
+    value = exchange.headers.get("www-authenticate", "").strip()
+    scheme, _, rest = value.partition(" ")
+    params = {
+        match[1].lower(): re.sub(r"\\(.)", r"\1", match[2]) if match[2] is not None else match[3]
+        for match in AUTH_PARAM.finditer(rest)
+    }
+    return scheme.lower(), params
+
+
+def refused(server: Protected, tokens: dict[str, str | None], status: int) -> dict[str, int]:
+    """Each named token's attempt whose answer is not ``status``, with the status it got."""
+    statuses = {name: server.attempt(token).status for name, token in tokens.items()}
+    return {name: got for name, got in statuses.items() if got != status}
+
+
+def tampered(token: str) -> str:
+    """The token with its signature altered: another byte signed nothing this issuer signed."""
+    head, _, signature = token.rpartition(".")
+    return f"{head}.{'B' if signature[0] != 'B' else 'C'}{signature[1:]}"
+
+
+def json_objects_in(exchange: Exchange) -> list[dict]:
+    """The JSON objects an answer carried (its JSON body, or its SSE events' data), whatever they are."""
+    texts = [exchange.body.decode("utf-8", "replace")] + [e.get("data", "") for e in exchange.events]
+    found: list[dict] = []
+    for text in texts:
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            continue
+        found.extend(item for item in (parsed if isinstance(parsed, list) else [parsed]) if isinstance(item, dict))
+    return found
+
+
+def metadata_document(server: Protected, url: str) -> Any:
+    """The JSON a metadata URL serves, or None where it serves none (not 200, or not JSON)."""
+    exchange = server.fetch(url)
+    if exchange.status != 200:
+        return None
+    try:
+        return json.loads(exchange.body)
+    except ValueError:
+        return None
+
+
+def located_metadata(server: Protected) -> tuple[str, Any]:
+    """Where the protected-resource metadata is found and what it says: at the challenge's
+    ``resource_metadata`` if the 401 names one, else at the first well-known location that serves JSON.
+    ("", None) where neither serves it."""
+    _, params = challenge_of(server.attempt(None))
+    named = params.get("resource_metadata")
+    for url in [named] if named else server.well_known_metadata_urls():
+        document = metadata_document(server, url)
+        if document is not None:
+            return url, document
+    return "", None
+
+
+def same_resource(stated: Any, url: str) -> bool:
+    """RFC 9728 compares the resource identifier with the URL the client used; scheme and host in any case,
+    a trailing slash not meaningful here."""
+    if not isinstance(stated, str):
+        return False
+    left, right = urllib.parse.urlsplit(stated), urllib.parse.urlsplit(url)
+    return (left.scheme.lower(), left.netloc.lower(), left.path.rstrip("/"), left.query) == (
+        right.scheme.lower(),
+        right.netloc.lower(),
+        right.path.rstrip("/"),
+        right.query,
+    )
+
+
+@for_req("authorization-server-401-authorization-required", "server")
+def test_a_request_without_a_token_is_answered_401(revision: str, protected: Protected) -> None:
+    """No Authorization header: 401, also inside a session a good token opened (every request needs its
+    token). Nor is a good token in the query string proof (OAuth 2.1 keeps only the header and the form body;
+    a resource server must not take a token from the request URI)."""
+    opened = protected.attempt(protected.token())
+    precondition(200 <= opened.status < 300, f"a request with a good token was answered {opened.status}")
+    bare = protected.attempt(None)
+    assert bare.status == 401, f"a request without a token was answered {bare.status}"
+    in_query = protected.attempt(protected.token(), in_query=True)
+    assert in_query.status == 401, (
+        f"a request with its (good) token only in the query string was answered {in_query.status}"
+    )
+    session = opened.headers.get("mcp-session-id")
+    if session:
+        later = protected.untokened_follow_up(session)
+        assert later.status == 401, f"a request without a token in the session {session} was answered {later.status}"
+
+
+@for_req("authorization-server-401-invalid-token", "server")
+def test_a_request_with_an_invalid_or_expired_token_is_answered_401(revision: str, protected: Protected) -> None:
+    server = accepting(protected)
+    wrong = refused(
+        server,
+        {
+            "expired a minute ago": server.token(expired=True),
+            "not a token at all": "mcp-matrix-not-a-token",
+            "with an altered signature": tampered(server.token()),
+        },
+        401,
+    )
+    assert not wrong, f"requests bearing an invalid or expired token were answered (status): {wrong}"
+
+
+@for_req("authorization-server-validate-token", "server")
+def test_the_server_validates_the_tokens_origin(revision: str, protected: Protected) -> None:
+    """OAuth 2.1 section 5.2: a resource server makes sure the token is one its authorization server issued,
+    untouched, and still valid. A token of another issuer (signed with the trusted key, so only the issuer
+    tells), one whose signature does not verify, and an expired one are each refused."""
+    server = accepting(protected)
+    wrong = refused(
+        server,
+        {
+            "of another issuer": server.token(issuer=WRONG_ISSUER),
+            "with an altered signature": tampered(server.token()),
+            "expired a minute ago": server.token(expired=True),
+        },
+        401,
+    )
+    assert not wrong, f"requests bearing tokens that fail validation were answered (status): {wrong}"
+
+
+@for_req("authorization-server-validate-audience", "server")
+def test_the_server_refuses_a_token_issued_for_another_resource(revision: str, protected: Protected) -> None:
+    """The trusted issuer's token, good in every way but its audience: another resource (alone, or as a
+    list that does not name this server) is refused with 401."""
+    server = accepting(protected)
+    wrong = refused(
+        server,
+        {
+            "for another resource": server.token(audience=OTHER_AUDIENCE),
+            "for a list of other resources": server.token(audience=[OTHER_AUDIENCE, f"{OTHER_AUDIENCE}/other"]),
+        },
+        401,
+    )
+    assert not wrong, f"requests bearing tokens issued for another audience were answered (status): {wrong}"
+
+
+@for_req("authorization-server-validation-failure-response", "server")
+def test_a_failed_validation_is_answered_with_a_bearer_error(revision: str, protected: Protected) -> None:
+    """OAuth 2.1 section 5.3: the refusal of a token carries a ``WWW-Authenticate: Bearer`` challenge with
+    the error code of its case: ``invalid_token`` (401) for an expired one, ``insufficient_scope`` (403) for
+    one without the scope the request needs."""
+    server = accepting(protected)
+    cases = {"expired": (server.token(expired=True), 401, "invalid_token")}
+    if server.scopes:
+        cases["without the needed scope"] = (server.token(scopes=[]), 403, "insufficient_scope")
+    wrong = {}
+    for name, (token, status, error) in cases.items():
+        exchange = server.attempt(token)
+        scheme, params = challenge_of(exchange)
+        if exchange.status != status or scheme != "bearer" or params.get("error") != error:
+            wrong[name] = (exchange.status, exchange.headers.get("www-authenticate"))
+    assert not wrong, f"refusals without the Bearer error response of their case (status, challenge): {wrong}"
+
+
+@for_req("authorization-server-403-insufficient-permissions", "server")
+def test_a_token_without_the_needed_scope_is_answered_403(revision: str, protected: Protected) -> None:
+    """The configuration's ``scopes`` are what a request needs: a token of no scope, or of a scope the
+    resource does not know, is answered 403."""
+    server = accepting(protected)
+    if not server.scopes:
+        pytest.skip("fixture-missing: the target's oauth configuration names no scope a request needs")
+    wrong = refused(
+        server,
+        {"of no scope": server.token(scopes=[]), "of an unknown scope": server.token(scopes=["mcp-matrix:unknown"])},
+        403,
+    )
+    assert not wrong, f"requests bearing tokens without the needed scope were answered (status): {wrong}"
+
+
+@for_req("authorization-server-validate-before-processing", "server")
+def test_a_request_with_a_refused_token_is_not_processed(revision: str, protected: Protected) -> None:
+    """The opening request bearing an expired token: its answer carries no JSON-RPC result for it and opens
+    no session, either of which would show the server had processed it before refusing the token."""
+    server = accepting(protected)
+    exchange = server.attempt(server.token(expired=True))
+    assert "mcp-session-id" not in exchange.headers, (
+        f"the refused request opened a session ({exchange.headers['mcp-session-id']}): it was processed"
+    )
+    answered = [f for f in json_objects_in(exchange) if f.get("id") == OPENING_ID and "result" in f]
+    assert not answered, f"the refused request (status {exchange.status}) was answered as processed: {answered}"
+
+
+@for_req("authorization-server-protected-resource-metadata", "server")
+def test_the_server_serves_its_protected_resource_metadata(revision: str, protected: Protected) -> None:
+    """RFC 9728: the document (where the challenge points, or at a well-known location) is a JSON object
+    whose ``resource`` is this server's endpoint and which says where its authorization servers are."""
+    url, document = located_metadata(protected)
+    assert isinstance(document, dict), "no protected-resource metadata at the challenge's URL or a well-known one"
+    assert same_resource(document.get("resource"), protected.url), (
+        f"the metadata at {url} names resource {document.get('resource')!r}, not {protected.url}"
+    )
+    assert document.get("authorization_servers"), f"the metadata at {url} names no authorization server: {document}"
+
+
+@for_req("authorization-server-prm-authorization-servers", "server")
+def test_the_metadata_lists_the_authorization_servers(revision: str, protected: Protected) -> None:
+    url, document = located_metadata(protected)
+    precondition(isinstance(document, dict), "the server serves protected-resource metadata")
+    listed = document.get("authorization_servers")
+    assert isinstance(listed, list) and listed, f"authorization_servers at {url} is not a non-empty list: {listed!r}"
+    not_urls = [s for s in listed if not (isinstance(s, str) and urllib.parse.urlsplit(s).scheme in ("http", "https"))]
+    assert not not_urls, f"authorization_servers at {url} lists entries that are no issuer URL: {not_urls}"
+
+
+@for_req("authorization-server-401-www-authenticate", "server")
+def test_every_401_points_at_the_metadata(revision: str, protected: Protected) -> None:
+    """Each 401 (no token, an expired one, one for another resource) names the metadata's URL in its
+    ``WWW-Authenticate`` header (``resource_metadata``), and that URL serves the metadata of this server."""
+    server = accepting(protected)
+    attempts = {
+        "no token": server.attempt(None),
+        "an expired token": server.attempt(server.token(expired=True)),
+        "a token for another resource": server.attempt(server.token(audience=OTHER_AUDIENCE)),
+    }
+    unauthorized = {name: exchange for name, exchange in attempts.items() if exchange.status == 401}
+    precondition(unauthorized, "the server answers some request 401")
+    pointing = {name: challenge_of(exchange)[1].get("resource_metadata") for name, exchange in unauthorized.items()}
+    silent = {name: unauthorized[name].headers.get("www-authenticate") for name, url in pointing.items() if not url}
+    assert not silent, f"401 answers whose WWW-Authenticate names no resource_metadata: {silent}"
+    for url in set(pointing.values()):
+        document = metadata_document(server, str(url))
+        assert isinstance(document, dict) and same_resource(document.get("resource"), server.url), (
+            f"the resource_metadata URL {url} serves no metadata of {server.url}: {document!r}"
+        )
+
+
+@for_req("authorization-server-prm-discovery-mechanism", "server")
+def test_the_metadata_can_be_found(revision: str, protected: Protected) -> None:
+    """By the 401 challenge's ``resource_metadata`` or at a well-known location: either will do."""
+    url, document = located_metadata(protected)
+    assert isinstance(document, dict) and same_resource(document.get("resource"), protected.url), (
+        "neither the 401 challenge's resource_metadata nor a well-known location "
+        f"({protected.well_known_metadata_urls()}) serves this server's metadata (found at {url!r}: {document!r})"
+    )
+
+
+@for_req("authorization-server-enforce-token-expiry", "server")
+def test_an_expired_token_is_refused(revision: str, protected: Protected) -> None:
+    """The trusted issuer's token for this server with the scope it needs, expired a minute ago."""
+    server = accepting(protected)
+    exchange = server.attempt(server.token(expired=True))
+    assert exchange.status in (401, 403), f"a request bearing an expired token was answered {exchange.status}"
+
+
+def scopes_of(params: dict[str, str]) -> list[str] | None:
+    """The scopes a challenge's ``scope`` parameter names (space-delimited), None without one."""
+    return params["scope"].split() if "scope" in params else None
+
+
+def insufficient(server: Protected, scopes: list[str]) -> Exchange:
+    """A request bearing a good token of ``scopes``, which lack what the configuration needs."""
+    if not server.scopes:
+        pytest.skip("fixture-missing: the target's oauth configuration names no scope a request needs")
+    return server.attempt(server.token(scopes=scopes))
+
+
+def another_scope(server: Protected) -> list[str]:
+    """A scope the issuer knows that is not one a request needs."""
+    return [s for s in ("mcp-matrix:admin", "mcp-matrix:tools") if s not in server.scopes][:1]
+
+
+@for_req("authorization-server-insufficient-scope-403", "server")
+def test_a_token_lacking_the_needed_scope_is_answered_403(revision: str, protected: Protected) -> None:
+    """A good token of another scope than the one the request needs: 403 Forbidden."""
+    server = accepting(protected)
+    exchange = insufficient(server, another_scope(server))
+    assert exchange.status == 403, f"a token of scope {another_scope(server)} was answered {exchange.status}"
+
+
+@for_req("authorization-server-insufficient-scope-challenge", "server")
+def test_the_insufficient_scope_challenge_says_what_to_ask_for(revision: str, protected: Protected) -> None:
+    """The 403's ``WWW-Authenticate``: Bearer, ``error="insufficient_scope"``, a ``scope`` and a
+    ``resource_metadata`` parameter (``error_description`` optional)."""
+    server = accepting(protected)
+    exchange = insufficient(server, another_scope(server))
+    precondition(exchange.status == 403, f"the token lacking the needed scope was answered {exchange.status}")
+    scheme, params = challenge_of(exchange)
+    missing = [name for name in ("scope", "resource_metadata") if name not in params]
+    assert scheme == "bearer" and params.get("error") == "insufficient_scope" and not missing, (
+        f"the 403's challenge {exchange.headers.get('www-authenticate')!r} is not a Bearer insufficient_scope "
+        f"challenge with scope and resource_metadata (missing: {missing})"
+    )
+
+
+@for_req("authorization-server-insufficient-scope-required-scopes", "server")
+def test_the_insufficient_scope_challenge_names_the_needed_scopes(revision: str, protected: Protected) -> None:
+    """The 403's ``scope`` names scopes that would let the request through: those the configuration needs."""
+    server = accepting(protected)
+    exchange = insufficient(server, another_scope(server))
+    precondition(exchange.status == 403, f"the token lacking the needed scope was answered {exchange.status}")
+    named = scopes_of(challenge_of(exchange)[1])
+    left_out = [s for s in server.scopes if named is None or s not in named]
+    assert not left_out, f"the 403's challenge scope {named} leaves out the needed {left_out}"
+
+
+@for_req("authorization-server-all-required-scopes-in-one-challenge", "server")
+def test_one_challenge_names_every_needed_scope(revision: str, protected: Protected) -> None:
+    """A token of no scope at all: the one 403 names every scope the configuration needs, not only the first."""
+    server = accepting(protected)
+    exchange = insufficient(server, [])
+    precondition(exchange.status == 403, f"the token of no scope was answered {exchange.status}")
+    named = scopes_of(challenge_of(exchange)[1])
+    left_out = [s for s in server.scopes if named is None or s not in named]
+    assert not left_out, f"the 403's challenge scope {named} leaves out the needed {left_out}"
+
+
+@for_req("authorization-server-challenge-scope", "server")
+def test_the_401_challenge_names_the_needed_scopes(revision: str, protected: Protected) -> None:
+    """The 401 to a request without a token names in ``scope`` the scopes a request needs."""
+    if not protected.scopes:
+        pytest.skip("fixture-missing: the target's oauth configuration names no scope a request needs")
+    exchange = protected.attempt(None)
+    precondition(exchange.status == 401, f"a request without a token was answered {exchange.status}")
+    named = scopes_of(challenge_of(exchange)[1])
+    left_out = [s for s in protected.scopes if named is None or s not in named]
+    assert not left_out, (
+        f"the 401's challenge {exchange.headers.get('www-authenticate')!r} does not name the needed {left_out}"
+    )
+
+
+@for_req("authorization-server-no-offline-access-scope", "server")
+def test_offline_access_is_not_asked_for(revision: str, protected: Protected) -> None:
+    """Neither the 401's ``scope`` nor the metadata's ``scopes_supported`` names ``offline_access``."""
+    named = scopes_of(challenge_of(protected.attempt(None))[1]) or []
+    url, document = located_metadata(protected)
+    supported = document.get("scopes_supported") if isinstance(document, dict) else None
+    listed = supported if isinstance(supported, list) else []
+    where = ["the 401's challenge"] * ("offline_access" in named) + [f"scopes_supported at {url}"] * (
+        "offline_access" in listed
+    )
+    assert not where, f"offline_access is named in {where}"
+
+
+@for_req("authorization-canonical-uri-no-trailing-slash", "server")
+def test_the_metadata_names_the_resource_without_a_trailing_slash(revision: str, protected: Protected) -> None:
+    """The endpoint's path (no slash at its end) has no meaningful trailing slash: the canonical URI the
+    metadata's ``resource`` states has none either."""
+    precondition(not urllib.parse.urlsplit(protected.url).path.endswith("/"), "the endpoint's path ends in '/'")
+    url, document = located_metadata(protected)
+    precondition(isinstance(document, dict), "the server serves protected-resource metadata")
+    resource = document.get("resource")
+    assert isinstance(resource, str) and not resource.endswith("/"), f"the metadata at {url} states {resource!r}"
+
+
+@for_req("authorization-accept-uppercase-scheme-host", "server")
+def test_a_token_for_the_uppercased_server_uri_is_accepted(revision: str, protected: Protected) -> None:
+    """The token's audience is this server's URI with its scheme and host in upper case: the same resource."""
+    server = accepting(protected)
+    parts = urllib.parse.urlsplit(server.url)
+    shouted = urllib.parse.urlunsplit(parts._replace(scheme=parts.scheme.upper(), netloc=parts.netloc.upper()))
+    exchange = server.attempt(server.token(audience=shouted))
+    assert 200 <= exchange.status < 300, f"a token for {shouted} was answered {exchange.status}"
+
+
+# -- client side ---------------------------------------------------------------------------------------------
+#
+# The client under test runs the driver scenario ``oauth_flow`` against ``protected_resource`` (which trusts the
+# worker's ``authorization_server``): a 401, discovery, registration, the authorization request (through the
+# scripted user agent), the code redeemed, then ``tools/list`` with the token. Each test judges what the two
+# servers recorded of the client's requests; a cover's fault rewrites that record (``Recorder.fault``).
+
+
+PRM_PATH = "/.well-known/oauth-protected-resource"  # RFC 9728's well-known prefix
+
+
+def oauth_run(client_launcher: Launcher, revision: str, resource: ProtectedResource) -> ClientRun:
+    return run_client_process(client_launcher, "oauth_flow", revision, [resource.url])
+
+
+def the_one(seen: list[SeenRequest], what: str) -> SeenRequest:
+    """The first of ``seen``; a client that never sent one leaves nothing to judge."""
+    precondition(seen, f"the client sent no {what}")
+    return seen[0]
+
+
+def code_redemptions(authorization: AuthorizationServer) -> list[SeenRequest]:
+    return [
+        seen for seen in authorization.requests_to("/token") if seen.form.get("grant_type") == ["authorization_code"]
+    ]
+
+
+def accepted_mcp_requests(resource: ProtectedResource) -> list[SeenRequest]:
+    """The client's requests the resource let through (their token did): from the first on, the authorized session."""
+    mcp = resource.requests_to_mcp()
+    first = next((index for index, seen in enumerate(mcp) if seen.status < 400), None)
+    precondition(first is not None, "no request of the client reached the MCP server with a token")
+    return mcp[first:]
+
+
+def past_discovery(resource: ProtectedResource, authorization: AuthorizationServer) -> list[str]:
+    """The client's requests to the authorization endpoint and the token endpoint, once it is known to have
+    reached discovery (read the protected-resource metadata)."""
+    read = [seen for seen in resource.seen if seen.path.startswith(PRM_PATH) and seen.status == 200]
+    precondition(read, "the client never read the protected-resource metadata (it never reached discovery)")
+    return [
+        f"{seen.method} {seen.path} ({seen.status})"
+        for seen in authorization.requests_to("/authorize") + authorization.requests_to("/token")
+    ]
+
+
+def s256(verifier: str) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+
+
+@for_req("authorization-client-pkce", "client")
+def test_the_client_binds_its_code_to_a_pkce_verifier(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization request carries a code challenge, and the code is redeemed with the verifier it was
+    derived from (by the method the request named)."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        asked = the_one(authorization_server.requests_to("/authorize"), "authorization request").query
+        redeemed = the_one(code_redemptions(authorization_server), "authorization code redemption").form
+        challenge, method = asked.get("code_challenge", [""])[0], asked.get("code_challenge_method", ["plain"])[0]
+        verifier = redeemed.get("code_verifier", [""])[0]
+        assert challenge, f"the authorization request carried no code_challenge: {asked}"
+        assert verifier, f"the code was redeemed without a code_verifier: {redeemed}"
+        derived = s256(verifier) if method == "S256" else verifier
+        assert derived == challenge, (
+            f"the code_verifier {verifier!r} does not give the code_challenge {challenge!r} by {method}"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-pkce-s256", "client")
+def test_the_client_asks_for_the_s256_challenge_method(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization server advertises S256, so the client can use it, and must."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        asked = the_one(authorization_server.requests_to("/authorize"), "authorization request").query
+        assert asked.get("code_challenge_method") == ["S256"], (
+            f"the authorization request's code_challenge_method is {asked.get('code_challenge_method')}, not S256"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-verify-pkce-support", "client")
+def test_the_client_refuses_an_authorization_server_that_states_no_pkce(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """Neither metadata document states code_challenge_methods_supported: the client goes no further than
+    discovery (no authorization request, no token request)."""
+    authorization_server.misbehaviour = Misbehaviour(code_challenge_methods=None)
+    oauth_run(client_launcher, revision, protected_resource)
+    went_on = past_discovery(protected_resource, authorization_server)
+    assert not went_on, (
+        f"the authorization server's metadata states no code_challenge_methods_supported, yet the client went on: "
+        f"{went_on}"
+    )
+
+
+@for_req("authorization-client-as-metadata-issuer-must-match", "client")
+def test_the_client_discards_metadata_naming_another_issuer(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """Every metadata document of the authorization server states another issuer than the one its URL was built
+    from: the client has no metadata to go on with (no authorization request, no token request)."""
+    authorization_server.misbehaviour = Misbehaviour(metadata_issuer=WRONG_ISSUER)
+    oauth_run(client_launcher, revision, protected_resource)
+    went_on = past_discovery(protected_resource, authorization_server)
+    assert not went_on, f"the metadata's issuer is {WRONG_ISSUER}, yet the client went on: {went_on}"
+
+
+@for_req("authorization-client-iss-matches-recorded-issuer", "client")
+def test_the_client_redeems_no_code_of_a_response_from_another_issuer(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization response's ``iss`` names another issuer than the one the client recorded: the client
+    sends its code to no token endpoint."""
+    authorization_server.misbehaviour = Misbehaviour(redirect_issuer=WRONG_ISSUER)
+    oauth_run(client_launcher, revision, protected_resource)
+    the_one(authorization_server.requests_to("/authorize"), "authorization request")
+    sent = [seen.form for seen in authorization_server.requests_to("/token")]
+    assert not sent, (
+        f"the authorization response's iss was {WRONG_ISSUER}, yet the client sent the token endpoint {sent}"
+    )
+
+
+@for_req("authorization-client-protected-resource-metadata", "client")
+def test_the_client_finds_its_authorization_server_through_the_resource_metadata(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization server is on another origin than the MCP server, named only by the protected-resource
+    metadata: the client reads that metadata before it asks the authorization server anything."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        first_asked = the_one(authorization_server.seen, "request to the authorization server")
+        read = [s for s in protected_resource.seen if s.path.startswith(PRM_PATH) and s.status == 200]
+        assert read and read[0].at <= first_asked.at, (
+            f"the client asked the authorization server ({first_asked.method} {first_asked.path}) without having "
+            f"read the protected-resource metadata first (read: {[s.path for s in read]})"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-resource-parameter", "client")
+def test_the_client_names_a_resource_in_every_authorization_and_token_request(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        asked = the_one(authorization_server.requests_to("/authorize"), "authorization request").query
+        assert asked.get("resource"), f"the authorization request carried no resource parameter: {asked}"
+        tokens = authorization_server.requests_to("/token")
+        precondition(tokens, "the client sent no token request")
+        without = [seen.form for seen in tokens if not seen.form.get("resource")]
+        assert not without, f"token requests without a resource parameter: {without}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-resource-identifies-server", "client")
+def test_the_resource_parameter_names_the_mcp_server(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The resource asked for is the MCP endpoint the client uses (its canonical URI, which the protected-resource
+    metadata also states)."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        asked = the_one(authorization_server.requests_to("/authorize"), "authorization request").query
+        named = [
+            *asked.get("resource", []),
+            *(r for s in authorization_server.requests_to("/token") for r in s.form.get("resource", [])),
+        ]
+        precondition(named, "the client named no resource")
+        wrong = [resource for resource in named if resource != protected_resource.url]
+        assert not wrong, f"the client asked for the resource {wrong}, not the MCP server {protected_resource.url}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-state-parameter", "client")
+def test_the_client_sends_a_state_and_drops_a_response_with_another(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization response comes back with a state other than the one sent: the client redeems no code."""
+    authorization_server.misbehaviour = Misbehaviour(redirect_state="mcp-matrix-another-state")
+    oauth_run(client_launcher, revision, protected_resource)
+    asked = the_one(authorization_server.requests_to("/authorize"), "authorization request").query
+    assert asked.get("state", [""])[0], f"the authorization request carried no state: {asked}"
+    redeemed = [seen.form.get("code") for seen in code_redemptions(authorization_server)]
+    assert not redeemed, f"the client redeemed a code whose response carried another state: {redeemed}"
+
+
+@for_req("authorization-client-bearer-header", "client")
+def test_the_client_sends_its_token_as_a_bearer_authorization_header(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        for seen in accepted_mcp_requests(protected_resource):
+            scheme, _, token = seen.headers.get("authorization", "").partition(" ")
+            assert scheme.lower() == "bearer" and token.strip(), (
+                f"{seen.method} {seen.path} carried Authorization {seen.headers.get('authorization')!r}, "
+                f"not 'Bearer <access-token>'"
+            )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-token-every-request", "client")
+def test_the_client_sends_its_token_on_every_request(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """From the first request the token got through on, every request to the MCP server carries it."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        session = accepted_mcp_requests(protected_resource)
+        precondition(len(session) >= 2, "the client sent the MCP server one request with its token, no more")
+        bare = [f"{seen.method} {seen.path}" for seen in session if "authorization" not in seen.headers]
+        assert not bare, f"requests of the authorized session without the token: {bare}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-no-token-in-query", "client")
+def test_the_client_puts_no_token_in_a_query_string(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        accepted_mcp_requests(protected_resource)  # a token was sent
+        tokens = {
+            seen.headers["authorization"].partition(" ")[2].strip()
+            for seen in protected_resource.seen
+            if "authorization" in seen.headers
+        }
+        for seen in protected_resource.seen:
+            values = {value for values in seen.query.values() for value in values}
+            assert "access_token" not in seen.query and not values & tokens, (
+                f"{seen.method} {seen.path} carried an access token in its query: {seen.query}"
+            )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-only-as-issued-tokens", "client")
+def test_the_client_sends_only_tokens_its_authorization_server_issued(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """Every token the MCP server gets is one the authorization server its metadata names signed."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        sent = [seen for seen in protected_resource.seen if "authorization" in seen.headers]
+        precondition(sent, "the client sent the MCP server no token")
+        for seen in sent:
+            token = seen.headers["authorization"].partition(" ")[2].strip()
+            assert authorization_server.verified_claims(token) is not None, (
+                f"{seen.method} {seen.path} carried a token its authorization server did not issue: {token[:40]!r}"
+            )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-prm-from-header", "client")
+def test_the_client_reads_the_metadata_the_challenge_names(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The 401's resource_metadata names a URL off the well-known paths, the only place the metadata is: the
+    client asks there first."""
+    protected_resource.misbehaviour = ResourceMisbehaviour(
+        metadata_locations=frozenset({"elsewhere"}), challenge_names="elsewhere"
+    )
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        named = urllib.parse.urlsplit(protected_resource.metadata_url_at("elsewhere")).path
+        asked = [s.path for s in protected_resource.seen if s.method == "GET" and s.path != protected_resource.path]
+        assert asked[:1] == [named], f"the challenge named {named}; the client asked for the metadata at {asked}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-prm-well-known-fallback", "client")
+def test_without_a_metadata_url_the_client_tries_the_well_known_paths_in_order(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The challenge names no resource_metadata and the metadata is only at the root well-known URI: the client
+    asks the path-aware URI first, then the root one."""
+    protected_resource.misbehaviour = ResourceMisbehaviour(
+        challenge_metadata=False, metadata_locations=frozenset({"root"})
+    )
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        asked = [seen.path for seen in protected_resource.seen if seen.path.startswith(PRM_PATH)]
+        expected = [PRM_PATH + protected_resource.path, PRM_PATH]
+        assert asked[:2] == expected, f"the client asked for the protected-resource metadata at {asked}, not {expected}"
+
+    run.judge(check)
