@@ -27,6 +27,7 @@ from conformance.harness.authorization import (
     AuthorizationServer,
     Misbehaviour,
 )
+from conformance.harness.faults import Fault
 from conformance.harness.protected_resource import ResourceMisbehaviour
 from conformance.run.plugin import run_client_process
 
@@ -484,3 +485,30 @@ def test_the_sdk_client_refreshes_a_token_it_outlived(client_launcher, protected
     grants = [seen.form["grant_type"][0] for seen in authorization_server.requests_to("/token")]
     assert grants[0] == "authorization_code" and "refresh_token" in grants, grants
     assert '"lifetime": 1}' in run.output
+
+
+def test_a_fault_rewrites_the_record_of_a_request_not_the_request(http, authorization_server) -> None:
+    """Under a test's fault (``Recorder.fault``) a request to the path it targets is recorded as rewritten, while
+    the server answers the request as it came; other paths are recorded as they came."""
+    authorization_server.recorder.fault = Fault("set", "/register", "form.client_name", ["rewritten"])
+    form = {"client_name": "as-sent", "redirect_uris": REDIRECT_URI}
+    http.post(authorization_server.issuer + "/token", data=form)
+    authorization_server.recorder.fault = Fault("drop", "/token", "form.client_name")
+    http.post(authorization_server.issuer + "/token", data=form)
+    authorization_server.recorder.fault = Fault("set", "/token", "path", "/elsewhere")
+    answered = http.post(authorization_server.issuer + "/token", data=form)
+    authorization_server.recorder.fault = None
+    assert answered.status_code == 401  # the token endpoint refused the unknown client, whatever the record says
+    kept, dropped, moved = authorization_server.seen
+    assert (kept.form["client_name"], "client_name" in dropped.form, moved.path) == (["as-sent"], False, "/elsewhere")
+
+
+def test_the_challenge_can_name_metadata_off_the_well_known_paths(http, protected_resource) -> None:
+    protected_resource.misbehaviour = ResourceMisbehaviour(
+        metadata_locations=frozenset({"elsewhere"}), challenge_names="elsewhere"
+    )
+    elsewhere = protected_resource.metadata_url_at("elsewhere")
+    challenge = initialize(http, protected_resource.url, None).headers["www-authenticate"]
+    assert challenge == f'Bearer resource_metadata="{elsewhere}"'
+    assert http.get(elsewhere).json()["resource"] == protected_resource.url
+    assert http.get(protected_resource.metadata_url).status_code == 404

@@ -38,7 +38,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
 
 import jwt
 import uvicorn
@@ -63,6 +63,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from conformance.harness.faults import Fault
 from conformance.harness.peer import HarnessError
 from conformance.harness.trace import Trace
 
@@ -113,6 +114,7 @@ class Misbehaviour:
     redirect_issuer: str | None = None
     # the metadata's authorization_response_iss_parameter_supported: true, false, or (None) true when it sends iss
     iss_parameter_supported: bool | None = None
+    redirect_state: str | None = None  # the `state` the authorization response carries (None: the one asked with)
     # tokens
     token_audience: str | None = None  # the `aud` of the access tokens (None: the `resource` the client asked for)
     token_issuer: str | None = None  # the `iss` of the access tokens (None: this server's issuer)
@@ -411,7 +413,8 @@ class _Provider:
         )
         stated = self.server.misbehaviour.redirect_issuer
         iss = self.server.issuer if stated == OWN_ISSUER else stated
-        return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state, iss=iss)
+        state = self.server.misbehaviour.redirect_state or params.state
+        return construct_redirect_uri(str(params.redirect_uri), code=code, state=state, iss=iss)
 
     async def load_authorization_code(self, client: OAuthClientInformationFull, code: str) -> AuthorizationCode | None:
         found = self.codes.get(code)
@@ -493,11 +496,14 @@ class Recorder:
     """Appends each HTTP request to ``seen`` as it arrives (body included), and its status as it is answered;
     the application gets the body as it came. With a ``trace``, each request and answer is an ``http`` event
     there too (``path`` with its query, headers, and the body up to TRACED_BODY_BYTES; an answer's body
-    only when it is JSON, not a stream)."""
+    only when it is JSON, not a stream). With a ``fault`` (a test's, under --falsify), a request to the path it
+    targets is recorded as the fault rewrites it (``Fault.rewrite_request``), as the client under test
+    would have sent it; the application still gets the request as it came."""
 
     def __init__(self, app: ASGIApp, seen: list[SeenRequest]) -> None:
         self.app, self.seen = app, seen
         self.trace: Trace | None = None
+        self.fault: Fault | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -516,6 +522,8 @@ class Recorder:
             headers=_header_map(scope["headers"]),
             body=body,
         )
+        if self.fault is not None:
+            _rewrite(seen, self.fault)
         self.seen.append(seen)
         trace, target = self.trace, scope["path"] + (f"?{query}" if query else "")
         if trace is not None:
@@ -537,6 +545,15 @@ class Recorder:
             await send(message)
 
         await self.app(scope, _replaying(body, receive), answer)
+
+
+def _rewrite(seen: SeenRequest, fault: Fault) -> None:
+    """``seen`` as ``fault`` makes it read (its path, query, headers, form)."""
+    recorded = {"path": seen.path, "query": seen.query, "headers": seen.headers, "form": seen.form}
+    rewritten = fault.rewrite_request(seen.path, recorded)
+    seen.path, seen.query, seen.headers = rewritten["path"], rewritten["query"], rewritten["headers"]
+    if rewritten["form"] != recorded["form"]:
+        seen.body = urlencode(rewritten["form"], doseq=True).encode()
 
 
 def _header_map(headers: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:

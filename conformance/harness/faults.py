@@ -93,6 +93,17 @@ class Fault:
             headers[self.path.lower()] = str(self.value)
         return status, headers
 
+    def rewrite_request(self, endpoint: str, request: dict[str, Any]) -> dict[str, Any]:
+        """A request the client sent to ``endpoint`` (a path of a harness HTTP server: the authorization
+        server's ``/authorize``, the protected resource's ``/mcp``), as that server records it: ``set`` and
+        ``drop`` edit ``path`` of ``request`` (its keys ``path``, ``query``, ``headers``, ``form``; query and
+        form values are lists). The server still acts on what came; other kinds and targets leave it alone."""
+        if self.kind not in ("set", "drop") or self.target == EVERY_METHOD or not self.targets(endpoint):
+            return request
+        edited = json.loads(json.dumps(request))
+        _edit(edited, self.path.split("."), self.kind, self.value)
+        return edited
+
     def rewrite_events(self, target: str, events: list[dict[str, str]]) -> list[dict[str, str]]:
         """The SSE events of the answer to ``target``, every id replaced by this fault's value (or, for
         ``sse-event-name``, every event named ``path`` renamed to this fault's value)."""

@@ -42,7 +42,9 @@ READ_SECONDS = 30.0  # how long an upstream answer (an SSE stream included) may 
 # hop-by-hop headers, and those the forwarding sets anew
 NOT_FORWARDED = {"host", "authorization", "content-length", "connection", "transfer-encoding", "keep-alive"}
 
-MetadataLocation = Literal["path", "root"]  # /.well-known/oauth-protected-resource{path}, or without the path
+# /.well-known/oauth-protected-resource{path}, or without the path, or ELSEWHERE (found only through a challenge)
+MetadataLocation = Literal["path", "root", "elsewhere"]
+ELSEWHERE = "/mcp-matrix/resource-metadata"
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class ResourceMisbehaviour:
     missing_metadata_status: int = 404  # the status where it is not
     metadata_overrides: Mapping[str, Any] = field(default_factory=dict)  # set any field; None removes it
     challenge_metadata: bool = True  # a 401's challenge names resource_metadata
+    challenge_names: MetadataLocation = "path"  # the location it names
     challenge_scope: str | None = None  # the scope a 401's challenge names (None: no scope parameter)
     required_scopes: tuple[str, ...] = REQUIRED_SCOPES  # what every request needs
     method_scopes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # what a JSON-RPC method needs more
@@ -87,6 +90,13 @@ class ProtectedResource:
     def close(self) -> None:
         self._listener.close()
 
+    def metadata_url_at(self, location: MetadataLocation) -> str:
+        return self._listener.origin + self._metadata_paths()[location]
+
+    def _metadata_paths(self) -> dict[MetadataLocation, str]:
+        well_known = "/.well-known/oauth-protected-resource"
+        return {"path": well_known + self.path, "root": well_known, "elsewhere": ELSEWHERE}
+
     def requests_to_mcp(self) -> list[SeenRequest]:
         return [seen for seen in list(self.seen) if seen.path == self.path]
 
@@ -115,7 +125,7 @@ class ProtectedResource:
         if scope:
             parameters.append(f'scope="{scope}"')
         if self.misbehaviour.challenge_metadata:
-            parameters.append(f'resource_metadata="{self.metadata_url}"')
+            parameters.append(f'resource_metadata="{self.metadata_url_at(self.misbehaviour.challenge_names)}"')
         challenge = "Bearer " + ", ".join(parameters) if parameters else "Bearer"
         return JSONResponse(
             {"error": error or "unauthorized"}, status_code=status, headers={"WWW-Authenticate": challenge}
@@ -172,11 +182,9 @@ class ProtectedResource:
         return serve
 
     def _app(self) -> Starlette:
-        well_known = "/.well-known/oauth-protected-resource"
-        routes = [
-            Route(self.path, self._mcp, methods=["GET", "POST", "DELETE"]),
-            Route(well_known + self.path, self._metadata_route("path"), methods=["GET"]),
-            Route(well_known, self._metadata_route("root"), methods=["GET"]),
+        routes = [Route(self.path, self._mcp, methods=["GET", "POST", "DELETE"])]
+        routes += [
+            Route(path, self._metadata_route(where), methods=["GET"]) for where, path in self._metadata_paths().items()
         ]
         return Starlette(routes=routes)
 

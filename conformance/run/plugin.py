@@ -318,29 +318,35 @@ def authorization_trace(request: pytest.FixtureRequest) -> Iterator[Trace]:
 
 @pytest.fixture
 def authorization_server(
-    worker_authorization_server: AuthorizationServer, authorization_trace: Trace
+    worker_authorization_server: AuthorizationServer, authorization_trace: Trace, request: pytest.FixtureRequest
 ) -> Iterator[AuthorizationServer]:
     """The worker's authorization server, well-behaved and with nothing seen or registered when the test
-    starts, its exchanges in the test's authorization trace; what the test makes it do (``misbehaviour``)
-    ends with the test."""
+    starts, its exchanges in the test's authorization trace, what it records of the client's requests under
+    the test's fault (``Recorder.fault``); what the test makes it do (``misbehaviour``) ends with the test."""
     worker_authorization_server.reset()
     worker_authorization_server.recorder.trace = authorization_trace
+    worker_authorization_server.recorder.fault = active_fault(request)
     yield worker_authorization_server
     worker_authorization_server.recorder.trace = None
+    worker_authorization_server.recorder.fault = None
     worker_authorization_server.reset()
 
 
 @pytest.fixture
 def protected_resource(
-    authorization_server: AuthorizationServer, http_server_url: str, authorization_trace: Trace
+    authorization_server: AuthorizationServer,
+    http_server_url: str,
+    authorization_trace: Trace,
+    request: pytest.FixtureRequest,
 ) -> Iterator[ProtectedResource]:
     """A protected resource (conformance/harness/protected_resource.py) for the test's client under test:
     taking the tokens of the worker's authorization server, forwarding to the worker's fixture server; its
-    exchanges in the test's authorization trace."""
+    exchanges in the test's authorization trace, what it records under the test's fault."""
     from conformance.harness.protected_resource import ProtectedResource
 
     with ProtectedResource(http_server_url, [authorization_server]) as resource:
         resource.recorder.trace = authorization_trace
+        resource.recorder.fault = active_fault(request)
         yield resource
 
 
