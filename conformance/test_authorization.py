@@ -780,6 +780,51 @@ def test_the_client_reads_the_metadata_the_challenge_names(
     run.judge(check)
 
 
+def scopes_asked(authorization: AuthorizationServer) -> list[set[str]]:
+    """The scope set of each authorization request, in order."""
+    return [set(seen.query.get("scope", [""])[0].split()) for seen in authorization.requests_to("/authorize")]
+
+
+@for_req("authorization-client-initial-scope-from-challenge", "client")
+def test_the_client_first_asks_for_the_scope_the_challenge_names(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The 401's scope names mcp-matrix:admin, the metadata's scopes_supported another scope: the first
+    authorization request asks for what the challenge named."""
+    protected_resource.misbehaviour = ResourceMisbehaviour(
+        challenge_scope="mcp-matrix:admin",
+        required_scopes=("mcp-matrix:admin",),
+        metadata_overrides={"scopes_supported": ["mcp-matrix:tools"]},
+    )
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        first = the_one(scopes_asked(authorization_server), "authorization request")
+        assert first == {"mcp-matrix:admin"}, f"the challenge named scope mcp-matrix:admin; the client asked {first}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-step-up-on-scope-error", "client")
+def test_the_client_steps_up_on_an_insufficient_scope_error(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """tools/list needs mcp-matrix:admin beyond what a request needs: its 403 insufficient_scope names both, and
+    the client authorizes again asking for them."""
+    protected_resource.misbehaviour = ResourceMisbehaviour(method_scopes={"tools/list": ("mcp-matrix:admin",)})
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        refused = [s for s in protected_resource.requests_to_mcp() if s.status == 403]
+        precondition(refused, "no request of the client met the insufficient-scope refusal")
+        asked = scopes_asked(authorization_server)
+        assert any("mcp-matrix:admin" in scopes for scopes in asked), (
+            f"after a 403 insufficient_scope naming mcp-matrix:admin the client asked for the scopes {asked}"
+        )
+
+    run.judge(check)
+
+
 @for_req("authorization-client-prm-well-known-fallback", "client")
 def test_without_a_metadata_url_the_client_tries_the_well_known_paths_in_order(
     revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
