@@ -292,13 +292,6 @@ COVERS: list[Cover] = [
 ]
 
 GAPS: list[Gap] = [
-    Gap(
-        "authorization-client-verify-pkce-support",
-        "client",
-        "F-310",
-        "the SDK's OAuthClientProvider never reads code_challenge_methods_supported: it authorizes with S256 against "
-        "an authorization server whose metadata states no PKCE support",
-    ),
     *gaps(
         "L-095",
         "the authorization server's consent and warning pages, and an error surfaced to the user or developer, are "
@@ -377,17 +370,6 @@ GAPS: list[Gap] = [
             "authorization-client-static-credentials": "client",
             "authorization-stdio-env-credentials": "both",
             "authorization-stdio-environment-credentials": "both",
-        },
-    ),
-    *gaps(
-        "F-300",
-        "the SDK's resource server names no scope in its 401 and 403 challenges (the missing scope is only in "
-        "error_description)",
-        {
-            "authorization-server-challenge-scope": "server",
-            "authorization-server-insufficient-scope-challenge": "server",
-            "authorization-server-insufficient-scope-required-scopes": "server",
-            "authorization-server-all-required-scopes-in-one-challenge": "server",
         },
     ),
     Gap(
