@@ -42,7 +42,7 @@ from fastmcp.client.transports import SSETransport, StdioTransport, StreamableHt
 # The project's own host behaviour (what the user answers an elicitation with) is shared with the SDK's driver;
 # it is standard library only, so this script, run in fastmcp's environment, imports it from the checkout.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from conformance.fixtures.host import broken_answer, form_answer
+from conformance.fixtures.host import broken_answer, form_answer, trace_context
 
 SCENARIO_VARIABLE = "MCP_CONFORMANCE_SCENARIO"
 REVISION_VARIABLE = "MCP_MATRIX_REVISION"
@@ -61,8 +61,6 @@ LISTEN_WAIT_SECONDS = 1.0
 MISSING_RESOURCE = "test://mcp-matrix/no-such-resource"
 EXTENSION = "com.example.mcp-matrix/probe"
 NON_ASCII_TEXT = "caf\u00e9 \u65e5\u672c\u8a9e \U0001f642 \U0001d11e"
-TRACE_ID = 0x0AF7651916CD43DD8448EB211C80319C
-SPAN_ID = 0xB7AD6B7169203331
 HELLO = {"text": "hello"}
 
 
@@ -145,16 +143,8 @@ async def rich(client: Client) -> None:
 
 async def traced(client: Client) -> None:
     """``rich`` inside a W3C trace context (a sampled span, and baggage): fastmcp propagates it into ``_meta``."""
-    from opentelemetry import baggage, context, trace
-
-    span = trace.NonRecordingSpan(
-        trace.SpanContext(TRACE_ID, SPAN_ID, is_remote=False, trace_flags=trace.TraceFlags(trace.TraceFlags.SAMPLED))
-    )
-    token = context.attach(baggage.set_baggage("mcp-matrix", "probe", trace.set_span_in_context(span)))
-    try:
+    with trace_context():
         await rich(client)
-    finally:
-        context.detach(token)
 
 
 async def instructions(client: Client) -> None:
