@@ -4,7 +4,8 @@ Each unit is installed from the package registries at exactly the pinned version
 
 - ``npm/``: ``npm ci`` of ``targets/package.json`` + ``targets/package-lock.json`` (every package with its
   integrity hash): ``@modelcontextprotocol/server-everything`` and ``@modelcontextprotocol/server-filesystem``,
-  the TypeScript SDK whose ``Client`` ``targets/clients/ts_sdk_client.mjs`` drives (target ts-sdk-client), and
+  two of the MCP Apps extension's example servers (``@modelcontextprotocol/server-basic-vanillajs``,
+  ``@modelcontextprotocol/server-map``: targets/apps-*.yaml), the TypeScript SDK whose ``Client`` ``targets/clients/ts_sdk_client.mjs`` drives (target ts-sdk-client), and
   ``node`` 22 (``node_modules/.bin/node``), which that driver runs on;
 - ``<name>/``: a virtualenv per Python target, ``pip install --require-hashes --no-deps`` of
   ``targets/requirements/<name>.txt`` (every distribution pinned, with its hashes);
@@ -115,7 +116,7 @@ def run(command: list[str], what: str, cwd: Path | None = None, env: dict[str, s
     return done.stdout
 
 
-# npm: server-everything, server-filesystem, the TypeScript SDK's client and its Node 22
+# npm: server-everything, server-filesystem, the Apps examples, the TypeScript SDK's client and its Node 22
 
 
 def npm_digest() -> str:
