@@ -9,6 +9,7 @@ implementations  docs/implementations.md: every target side by side, from the la
 mutate     the mutation sweep: the tests no generic wire mutation makes fail, per area
 bench      time each stage of the machinery (median of several runs)
 stability  the timing-dependent client tests N times in a row: the items whose outcome changed
+validate   judge recorded session traces offline against the catalogue (docs/trace-format.md)
 referee    the pinned official suite: install, run, gate, cross-check (``referee --help``)
 """
 
@@ -244,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     stability.add_argument("--workers", default="6")
     stability.add_argument("--target", default=None)
     stability.set_defaults(run=_cmd_stability)
+    from conformance.validator.cli import add_parser as add_validate_parser
+
+    add_validate_parser(commands)  # validate TRACE... (conformance/validator/)
     from conformance.referee.cli import add_parser as add_referee_parser
 
     add_referee_parser(commands)  # referee install|run|gate|crosscheck|all|draft (conformance/referee/)

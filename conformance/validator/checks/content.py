@@ -1,0 +1,179 @@
+"""Result shapes beyond the schema: base64 data that decodes, MIME types that are MIME types, tool inputs
+that are JSON Schemas, structured content valid against its tool's output schema, roots that are files."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+from conformance.validator.judgement import Judgement, check
+from conformance.validator.session import CLIENT, RESULT, SERVER, Message, Session
+
+MIME_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?$")
+
+
+def is_base64(text: Any) -> bool:
+    if not isinstance(text, str):
+        return False
+    try:
+        base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+def results_of(session: Session, sender: str, method: str) -> Iterator[tuple[Message, dict]]:
+    """Each result ``sender`` returned to a ``method`` request, with that result."""
+    for response in session.sent_by(sender, RESULT):
+        if not isinstance(response.result, dict):
+            continue
+        request = session.request_answered(response)
+        if request is not None and request.method == method:
+            yield response, response.result
+
+
+def _prompt_items(session: Session, kind: str) -> Iterator[tuple[Message, dict]]:
+    """Each content item of ``kind`` in the messages of a prompts/get result."""
+    for response, result in results_of(session, SERVER, "prompts/get"):
+        for prompt_message in result.get("messages") or []:
+            content = prompt_message.get("content") if isinstance(prompt_message, dict) else None
+            for item in content if isinstance(content, list) else [content]:
+                if isinstance(item, dict) and item.get("type") == kind:
+                    yield response, item
+
+
+def _judge_items(session: Session, judgement: Judgement, kind: str, member: str, valid: Any, what: str) -> None:
+    for response, item in _prompt_items(session, kind):
+        judgement.examine()
+        if not valid(item.get(member)):
+            judgement.fail(
+                response.seq, f"a prompt's {kind} content has {member} {str(item.get(member))[:60]!r}: {what}"
+            )
+
+
+def _is_mime_type(value: Any) -> bool:
+    return isinstance(value, str) and bool(MIME_TYPE.match(value))
+
+
+@check("prompts-image-content-base64")
+def prompt_image_base64(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """The data of an image content item of a prompt message is base64."""
+    _judge_items(session, judgement, "image", "data", is_base64, "not base64")
+
+
+@check("prompts-audio-content-base64")
+def prompt_audio_base64(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """The data of an audio content item of a prompt message is base64."""
+    _judge_items(session, judgement, "audio", "data", is_base64, "not base64")
+
+
+@check("prompts-image-content-mime-type")
+def prompt_image_mime_type(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """An image content item of a prompt message has a MIME type (type/subtype)."""
+    _judge_items(session, judgement, "image", "mimeType", _is_mime_type, "not a MIME type")
+
+
+@check("prompts-audio-content-mime-type")
+def prompt_audio_mime_type(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """An audio content item of a prompt message has a MIME type (type/subtype)."""
+    _judge_items(session, judgement, "audio", "mimeType", _is_mime_type, "not a MIME type")
+
+
+@check("prompts-embedded-resource-content")
+def prompt_resource_content(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """An embedded resource of a prompt message carries text, or a blob that is base64."""
+    for response, item in _prompt_items(session, "resource"):
+        resource = item.get("resource") if isinstance(item.get("resource"), dict) else {}
+        judgement.examine()
+        if isinstance(resource.get("text"), str):
+            continue
+        if not is_base64(resource.get("blob")):
+            judgement.fail(response.seq, "a prompt's embedded resource has neither text nor a base64 blob")
+
+
+@check("resources-binary-encoding")
+def resource_blobs_base64(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Every blob of a resources/read result is base64."""
+    for response, result in results_of(session, SERVER, "resources/read"):
+        for item in result.get("contents") or []:
+            if isinstance(item, dict) and "blob" in item:
+                judgement.examine()
+                if not is_base64(item["blob"]):
+                    judgement.fail(response.seq, f"resource {item.get('uri')!r} has a blob that is not base64")
+
+
+@lru_cache(maxsize=4096)
+def _schema_problem(text: str) -> str | None:
+    import json
+
+    from jsonschema import exceptions, validators
+
+    document = json.loads(text)
+    if not isinstance(document, dict):
+        return f"a {type(document).__name__}, not an object"
+    try:
+        validators.validator_for(document, default=validators.Draft202012Validator).check_schema(document)
+    except exceptions.SchemaError as exc:
+        return exc.message
+    return None
+
+
+def _tools_listed(session: Session) -> Iterator[tuple[Message, dict]]:
+    for response, result in results_of(session, SERVER, "tools/list"):
+        for tool in result.get("tools") or []:
+            if isinstance(tool, dict):
+                yield response, tool
+
+
+@check("tools-input-schema-valid-object")
+def tool_input_schema_valid(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Every listed tool's inputSchema is a valid JSON Schema object (never null)."""
+    import json
+
+    for response, tool in _tools_listed(session):
+        judgement.examine()
+        problem = _schema_problem(json.dumps(tool.get("inputSchema"), sort_keys=True))
+        if problem:
+            judgement.fail(response.seq, f"tool {tool.get('name')!r}'s inputSchema is no valid JSON Schema: {problem}")
+
+
+@check("tools-output-schema-conformance")
+def structured_content_matches_output_schema(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """The structuredContent of a successful tools/call result validates against the outputSchema the tool
+    was listed with (the latest listing before the call)."""
+    from jsonschema import validators
+
+    output_schemas: dict[str, dict] = {}
+    listed_at: dict[int, dict[str, dict]] = {}
+    for response, tool in _tools_listed(session):
+        if isinstance(tool.get("outputSchema"), dict):
+            listed_at.setdefault(response.seq, {})[tool.get("name")] = tool["outputSchema"]
+    for response, result in results_of(session, SERVER, "tools/call"):
+        for seq in [s for s in sorted(listed_at) if s < response.seq]:
+            output_schemas.update(listed_at.pop(seq))
+        request = session.request_answered(response)
+        name = request.params.get("name") if request else None
+        if name not in output_schemas or result.get("isError") or "structuredContent" not in result:
+            continue
+        judgement.examine()
+        document = output_schemas[name]
+        validator = validators.validator_for(document, default=validators.Draft202012Validator)(document)
+        error = next(iter(validator.iter_errors(result["structuredContent"])), None)
+        if error is not None:
+            judgement.fail(response.seq, f"tool {name!r}'s structuredContent breaks its outputSchema: {error.message}")
+
+
+@check("roots-uri-file-scheme")
+def roots_are_files(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Every root the client lists has a file:// URI."""
+    for response, result in results_of(session, CLIENT, "roots/list"):
+        for root in result.get("roots") or []:
+            if isinstance(root, dict):
+                judgement.examine()
+                uri = root.get("uri")
+                if not (isinstance(uri, str) and uri.startswith("file://")):
+                    judgement.fail(response.seq, f"the client lists root {uri!r}, not a file:// URI")

@@ -1,0 +1,319 @@
+"""Streamable HTTP, from the trace's ``http`` events: Accept headers, session ids, the protocol-version
+header, the 2026-07-28 mirrored headers, statuses and content types of the answers.
+
+An http request event and the message it carried are adjacent in the trace (``Session.body_of``). A
+response event is paired with its request only where that is certain: the one request of its HTTP
+method still unanswered at that point (concurrent requests leave their answers unjudged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from conformance.validator.judgement import Judgement, check
+from conformance.validator.reader import Event
+from conformance.validator.session import (
+    ERROR,
+    META_PROTOCOL_VERSION,
+    NOTIFICATION,
+    PROTOCOL_VERSION_HEADER,
+    REQUEST,
+    RESULT,
+    SESSION_ID_HEADER,
+    Message,
+    Session,
+    header,
+)
+
+STREAMABLE_HTTP = "streamable-http"
+EVENT_STREAM, JSON = "text/event-stream", "application/json"
+
+
+def _on_streamable_http(session: Session) -> str | None:
+    if any(e["transport"] == STREAMABLE_HTTP for e in session.http):
+        return None
+    return "the trace has no Streamable HTTP exchange"
+
+
+def _requests(session: Session, method: str | None = None) -> Iterator[Event]:
+    for event in session.http_requests():
+        if event["transport"] == STREAMABLE_HTTP and (method is None or event["method"] == method):
+            yield event
+
+
+def exchanges(session: Session) -> list[tuple[Event, Event]]:
+    """(request event, response event) pairs whose pairing is certain."""
+    pending: dict[str, list[Event]] = {}
+    pairs = []
+    for event in session.http:
+        if event["transport"] != STREAMABLE_HTTP:
+            continue
+        if event["direction"] == "client-to-server":
+            pending.setdefault(event["method"], []).append(event)
+            continue
+        waiting = pending.get(event["method"], [])
+        if len(waiting) == 1:
+            pairs.append((waiting.pop(), event))
+        elif waiting:
+            waiting.pop(0)  # answered, by one of them: which one is not certain
+    return pairs
+
+
+def _media_types(value: str | None) -> set[str]:
+    return {part.split(";")[0].strip().lower() for part in (value or "").split(",") if part.strip()}
+
+
+@check("streamable-http-client-accept-header-post", not_applicable=_on_streamable_http)
+def post_accepts_json_and_event_stream(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Every client POST has an Accept header naming application/json and text/event-stream."""
+    for event in _requests(session, "POST"):
+        judgement.examine()
+        accepted = _media_types(header(event, "accept"))
+        if not {JSON, EVENT_STREAM} <= accepted:
+            judgement.fail(
+                event["seq"], f"a POST accepts {sorted(accepted) or 'nothing'}: not both {JSON} and {EVENT_STREAM}"
+            )
+
+
+@check("streamable-http-client-accept-header-get", not_applicable=_on_streamable_http)
+def get_accepts_event_stream(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Every client GET has an Accept header naming text/event-stream."""
+    for event in _requests(session, "GET"):
+        judgement.examine()
+        if EVENT_STREAM not in _media_types(header(event, "accept")):
+            judgement.fail(event["seq"], f"a GET's Accept {header(event, 'accept')!r} does not name {EVENT_STREAM}")
+
+
+@check("streamable-http-session-id-visible-ascii", not_applicable=_on_streamable_http)
+def session_id_visible_ascii(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A session id the server assigns holds only visible ASCII (0x21 to 0x7E)."""
+    for event in session.http_responses():
+        value = header(event, SESSION_ID_HEADER)
+        if value is None:
+            continue
+        judgement.examine()
+        if not value or any(not 0x21 <= ord(c) <= 0x7E for c in value):
+            judgement.fail(event["seq"], f"session id {value!r} holds characters outside 0x21..0x7E")
+
+
+def _is_initialize_post(session: Session, event: Event) -> bool:
+    body = session.body_of.get(event["seq"])
+    return body is not None and body.method == "initialize"
+
+
+@check("streamable-http-client-sends-session-id", not_applicable=_on_streamable_http)
+def client_sends_session_id(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Once the server has given a session id, every later request of the client carries it (a new
+    initialize, which opens another session, aside)."""
+    assigned: str | None = None
+    for event in session.http:
+        if event["transport"] != STREAMABLE_HTTP:
+            continue
+        if event["direction"] == "server-to-client":
+            assigned = header(event, SESSION_ID_HEADER) or assigned
+            continue
+        if assigned is None or _is_initialize_post(session, event):
+            if assigned is not None:
+                assigned = None
+            continue
+        judgement.examine()
+        sent = header(event, SESSION_ID_HEADER)
+        if sent != assigned:
+            judgement.fail(
+                event["seq"], f"a {event['method']} carries session id {sent!r}, not the assigned {assigned!r}"
+            )
+
+
+def _after_initialization(session: Session) -> Iterator[Event]:
+    result = session.initialize_result
+    if result is None:
+        return
+    for event in _requests(session):
+        if event["seq"] > result.seq:
+            yield event
+
+
+def _negotiated(session: Session) -> str | None:
+    result = session.initialize_result
+    version = result.result.get("protocolVersion") if result and isinstance(result.result, dict) else None
+    return version if isinstance(version, str) else None
+
+
+@check("streamable-http-protocol-version-header-after-init", not_applicable=_on_streamable_http)
+def protocol_version_header_after_init(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """After initialization, every HTTP request of the client carries MCP-Protocol-Version."""
+    for event in _after_initialization(session):
+        judgement.examine()
+        if header(event, PROTOCOL_VERSION_HEADER) is None:
+            judgement.fail(event["seq"], f"a {event['method']} after initialization has no MCP-Protocol-Version header")
+
+
+@check("streamable-http-protocol-version-header-negotiated", not_applicable=_on_streamable_http)
+def protocol_version_header_negotiated(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """The MCP-Protocol-Version the client sends is the version negotiated in initialize."""
+    negotiated = _negotiated(session)
+    for event in _after_initialization(session):
+        sent = header(event, PROTOCOL_VERSION_HEADER)
+        if sent is None or negotiated is None:
+            continue
+        judgement.examine()
+        if sent != negotiated:
+            judgement.fail(event["seq"], f"MCP-Protocol-Version {sent!r}, but {negotiated!r} was negotiated")
+
+
+@check("streamable-http-protocol-version-header-every-post", not_applicable=_on_streamable_http)
+def protocol_version_header_every_post(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) Every POST of the client carries MCP-Protocol-Version."""
+    for event in _requests(session, "POST"):
+        judgement.examine()
+        if header(event, PROTOCOL_VERSION_HEADER) is None:
+            judgement.fail(event["seq"], "a POST without an MCP-Protocol-Version header")
+
+
+def _posts_with_body(session: Session) -> Iterator[tuple[Event, Message]]:
+    for event in _requests(session, "POST"):
+        body = session.body_of.get(event["seq"])
+        if body is not None:
+            yield event, body
+
+
+@check("streamable-http-protocol-version-header-matches-meta", not_applicable=_on_streamable_http)
+def protocol_version_header_matches_meta(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) The MCP-Protocol-Version header equals the body's _meta protocol version."""
+    for event, body in _posts_with_body(session):
+        declared = body.meta.get(META_PROTOCOL_VERSION)
+        sent = header(event, PROTOCOL_VERSION_HEADER)
+        if declared is None or sent is None:
+            continue
+        judgement.examine()
+        if sent != declared:
+            judgement.fail(event["seq"], f"MCP-Protocol-Version {sent!r} differs from the body's _meta {declared!r}")
+
+
+@check("streamable-http-mcp-method-header", not_applicable=_on_streamable_http)
+def method_header(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) Every request POST carries Mcp-Method equal to the body's method."""
+    for event, body in _posts_with_body(session):
+        if body.kind != REQUEST:
+            continue
+        judgement.examine()
+        sent = header(event, "mcp-method")
+        if sent != body.method:
+            judgement.fail(event["seq"], f"Mcp-Method {sent!r} for a {body.method} request")
+
+
+NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+BASE64_PREFIX, BASE64_SUFFIX = "=?base64?", "?="
+
+
+def _decoded(value: str) -> str | None:
+    import base64
+    import binascii
+
+    if not (value.startswith(BASE64_PREFIX) and value.endswith(BASE64_SUFFIX)):
+        return value
+    try:
+        return base64.b64decode(value[len(BASE64_PREFIX) : -len(BASE64_SUFFIX)], validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+
+
+@check("streamable-http-mcp-name-header", not_applicable=_on_streamable_http)
+def name_header(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A tools/call, prompts/get or resources/read POST carries Mcp-Name equal to the body's
+    params.name (params.uri for resources/read), plain or in the Base64 sentinel form."""
+    for event, body in _posts_with_body(session):
+        member = NAMED_BY.get(body.method or "")
+        if member is None or body.kind != REQUEST:
+            continue
+        judgement.examine()
+        sent = header(event, "mcp-name")
+        if sent is None or _decoded(sent) != body.params.get(member):
+            judgement.fail(event["seq"], f"Mcp-Name {sent!r} for a {body.method} of {body.params.get(member)!r}")
+
+
+@check("streamable-http-post-body-single-message", not_applicable=_on_streamable_http)
+def post_body_not_a_batch(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A POST body is one JSON-RPC message, never a batch array."""
+    for event in session.events:
+        if event["kind"] != "message" or event["direction"] != "client-to-server":
+            continue
+        if event["transport"] != STREAMABLE_HTTP:
+            continue
+        judgement.examine()
+        if isinstance(event["payload"], list):
+            judgement.fail(event["seq"], f"the client POSTed a batch of {len(event['payload'])} messages")
+
+
+@check("streamable-http-request-response-content-type", not_applicable=_on_streamable_http)
+def request_answer_content_type(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A successful answer to a POST carrying a request is application/json or text/event-stream."""
+    for request, response in exchanges(session):
+        body = session.body_of.get(request["seq"])
+        if request["method"] != "POST" or body is None or body.kind != REQUEST or not 200 <= response["status"] < 300:
+            continue
+        judgement.examine()
+        media = _media_types(header(response, "content-type"))
+        if not media & {JSON, EVENT_STREAM}:
+            judgement.fail(
+                response["seq"], f"a request's POST answered {response['status']} with content type {sorted(media)}"
+            )
+
+
+@check("streamable-http-accepted-no-request-202", not_applicable=_on_streamable_http)
+def notification_post_accepted_202(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A POST carrying a notification or response that the server accepts is answered 202 Accepted."""
+    for request, response in exchanges(session):
+        body = session.body_of.get(request["seq"])
+        if request["method"] != "POST" or body is None or body.kind not in (NOTIFICATION, RESULT, ERROR):
+            continue
+        if not 200 <= response["status"] < 300:
+            continue
+        judgement.examine()
+        if response["status"] != 202:
+            judgement.fail(
+                response["seq"], f"a {body.method or 'response'} POST accepted with {response['status']}, not 202"
+            )
+
+
+@check("streamable-http-get-response", not_applicable=_on_streamable_http)
+def get_answered_stream_or_405(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A successful answer to a GET opens an event stream (text/event-stream); a server without one says 405."""
+    for request, response in exchanges(session):
+        if request["method"] != "GET" or not 200 <= response["status"] < 300:
+            continue
+        judgement.examine()
+        media = _media_types(header(response, "content-type"))
+        if EVENT_STREAM not in media:
+            judgement.fail(
+                response["seq"], f"a GET answered {response['status']} with {sorted(media)}, not an event stream"
+            )
+
+
+@check("streamable-http-x-accel-buffering", not_applicable=_on_streamable_http)
+def event_stream_unbuffered(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) An answer that opens an event stream carries X-Accel-Buffering: no."""
+    for event in session.http_responses():
+        if EVENT_STREAM not in _media_types(header(event, "content-type")):
+            continue
+        judgement.examine()
+        if (header(event, "x-accel-buffering") or "").strip().lower() != "no":
+            judgement.fail(event["seq"], "an event stream opened without X-Accel-Buffering: no")
+
+
+@check("streamable-http-ended-session-404", not_applicable=_on_streamable_http)
+def ended_session_404(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Once a DELETE ended a session (a 2xx answer), a request with that session id is answered 404."""
+    ended: set[str] = set()
+    for request, response in exchanges(session):
+        session_id = header(request, SESSION_ID_HEADER)
+        if session_id is None:
+            continue
+        if session_id in ended:
+            judgement.examine()
+            if response["status"] != 404:
+                judgement.fail(
+                    response["seq"], f"a request in the ended session answered {response['status']}, not 404"
+                )
+        elif request["method"] == "DELETE" and 200 <= response["status"] < 300:
+            ended.add(session_id)

@@ -1,0 +1,146 @@
+"""The handshake (up to 2025-11-25): initialize first, its shape both ways, the initialized notification,
+nothing but ping before it, the negotiated version kept, only negotiated capabilities used."""
+
+from __future__ import annotations
+
+from conformance.catalogue.vocabulary import REVISIONS
+from conformance.harness.peer import method_definitions
+from conformance.validator.judgement import Judgement, check
+from conformance.validator.session import CLIENT, NOTIFICATION, REQUEST, SERVER, Session
+
+PING = "ping"
+
+
+def _no_handshake(session: Session) -> str | None:
+    if session.modern:
+        return None
+    return None if session.initialize is not None else "the trace holds no initialize request"
+
+
+def _no_initialize_result(session: Session) -> str | None:
+    return None if session.initialize_result is not None else "the server never answered initialize with a result"
+
+
+@check("lifecycle-initialize-first")
+def initialize_first(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """The session opens with the client's initialize request: no other message but ping comes before it."""
+    if not session.messages:
+        return
+    judgement.examine()
+    opening = session.initialize
+    for message in session.messages:
+        if message is opening:
+            return
+        if message.method == PING or (message.kind in ("result", "error") and message.sender == SERVER):
+            continue
+        judgement.fail(message.seq, f"the {message.sender} sent {message.method or message.kind} before initialize")
+        return
+
+
+@check("lifecycle-client-sends-initialize", not_applicable=_no_handshake)
+def initialize_request_members(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """The initialize request carries protocolVersion (a string), capabilities and clientInfo (objects)."""
+    request = session.initialize
+    if request is None:
+        return
+    judgement.examine()
+    params = request.params
+    expected = {"protocolVersion": str, "capabilities": dict, "clientInfo": dict}
+    for member, kind in expected.items():
+        if not isinstance(params.get(member), kind):
+            judgement.fail(request.seq, f"initialize params.{member} is missing or not a {kind.__name__}")
+
+
+@check("lifecycle-server-initialize-result", not_applicable=_no_initialize_result)
+def initialize_result_members(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """The initialize result carries protocolVersion (a string), capabilities and serverInfo (objects)."""
+    response = session.initialize_result
+    if response is None:
+        return
+    judgement.examine()
+    result = response.result if isinstance(response.result, dict) else {}
+    expected = {"protocolVersion": str, "capabilities": dict, "serverInfo": dict}
+    for member, kind in expected.items():
+        if not isinstance(result.get(member), kind):
+            judgement.fail(response.seq, f"initialize result.{member} is missing or not a {kind.__name__}")
+
+
+@check("lifecycle-client-sends-initialized", not_applicable=_no_initialize_result)
+def initialized_before_operation(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Once initialize succeeded, notifications/initialized comes before any other request or notification
+    of the client's (ping aside): a client that said nothing more never had the chance."""
+    response = session.initialize_result
+    if response is None:
+        return
+    for message in session.sent_by(CLIENT, REQUEST, NOTIFICATION):
+        if message.seq <= response.seq or message.method == PING:
+            continue
+        judgement.examine()
+        if message.method != "notifications/initialized":
+            judgement.fail(message.seq, f"the client sent {message.method} before notifications/initialized")
+        return
+
+
+@check("lifecycle-client-no-requests-before-init-response", not_applicable=_no_handshake)
+def client_waits_for_initialize_result(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Until the server answered initialize, the client sends no request but initialize and ping."""
+    request = session.initialize
+    if request is None:
+        return
+    judgement.examine()
+    answered = session.initialize_result.seq if session.initialize_result else None
+    for message in session.sent_by(CLIENT, REQUEST):
+        if answered is not None and message.seq > answered:
+            break
+        if message.seq > request.seq and message.method not in ("initialize", PING):
+            judgement.fail(message.seq, f"the client sent {message.method} before the initialize result")
+
+
+@check("lifecycle-server-no-requests-before-initialized", not_applicable=_no_initialize_result)
+def server_waits_for_initialized(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Until notifications/initialized arrived, the server sends the client no request but ping."""
+    judgement.examine()
+    ready = session.initialized_seq
+    for message in session.sent_by(SERVER, REQUEST):
+        if ready is not None and message.seq > ready:
+            break
+        if message.method != PING:
+            judgement.fail(message.seq, f"the server sent {message.method} before notifications/initialized")
+
+
+@check("lifecycle-initialize-not-batched", not_applicable=_no_handshake)
+def initialize_alone(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """The initialize request never travels inside a JSON-RPC batch."""
+    for message in session.sent_by(CLIENT, REQUEST):
+        if message.method == "initialize":
+            judgement.examine()
+            if message.in_batch:
+                judgement.fail(message.seq, "initialize sent as a member of a batch")
+
+
+def _defined_elsewhere(revision: str) -> dict[str, list[str]]:
+    """method -> the revisions defining it, for the methods ``revision`` does not define."""
+    ours = method_definitions(revision)
+    found: dict[str, list[str]] = {}
+    for other_revision in REVISIONS:
+        for method in method_definitions(other_revision):
+            if method not in ours:
+                found.setdefault(method, []).append(other_revision)
+    return found
+
+
+@check("lifecycle-use-negotiated-version-should", "lifecycle-use-negotiated-version-must")
+def methods_of_the_negotiated_revision(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Every request and notification uses a method of the negotiated revision, not one that only another
+    revision defines (a method no revision defines is an extension, not judged here)."""
+    foreign = _defined_elsewhere(session.revision)
+    for message in session.messages:
+        if message.method is None:
+            continue
+        judgement.examine()
+        if message.method in foreign:
+            others = ", ".join(foreign[message.method])
+            judgement.fail(
+                message.seq,
+                f"the {message.sender} sent {message.method}, which {session.revision} does not define ({others} do)",
+            )

@@ -1,0 +1,161 @@
+"""From checks to outcomes: one outcome per catalogue requirement of the judged revision, totals and a
+verdict per trace, and the report document every format renders (``report.schema.json``).
+
+pass: subjects examined, nothing wrong. fail: a MUST / MUST NOT broken. warn: a SHOULD / SHOULD NOT not
+followed (fails the verdict only under ``--strict``). not-applicable: its capability or exchange was never
+negotiated. not-observed: no subject in the trace. excluded: a trace cannot show it (with the reason).
+Never a pass without a subject.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from conformance.validator import registry
+from conformance.validator.reader import Event
+from conformance.validator.revision import infer
+from conformance.validator.session import Session
+
+PASS, FAIL, WARN = "pass", "fail", "warn"
+NOT_APPLICABLE, NOT_OBSERVED, EXCLUDED = "not-applicable", "not-observed", "excluded"
+OUTCOMES = (FAIL, WARN, PASS, NOT_APPLICABLE, NOT_OBSERVED, EXCLUDED)
+BROKEN_BY_LEVEL = {"MUST": FAIL, "MUST NOT": FAIL, "SHOULD": WARN, "SHOULD NOT": WARN}
+VERDICT_PASS, VERDICT_FAIL, VERDICT_NOTHING = "pass", "fail", "nothing-judged"
+REPORT_FORMAT = "mcp-matrix-validation/1"
+
+EXIT_OK, EXIT_FAILURES, EXIT_BAD_INVOCATION, EXIT_MALFORMED = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Trace:
+    source: str
+    events: list[Event]
+
+
+@cache
+def _sentences() -> dict[tuple[str, str], Any]:
+    """(revision, fingerprint) -> the swept unit of the pinned spec."""
+    from conformance.catalogue.accounting import load_sweep
+
+    return {(unit.revision, unit.fingerprint): unit for unit in load_sweep()}
+
+
+def source_for(row: dict, revision: str) -> str:
+    """The row's locator for ``revision``: the one of that revision, else the latest earlier one."""
+    sources = sorted(row["sources"], key=lambda s: s.split("/", 1)[0])
+    earlier = [s for s in sources if s.split("/", 1)[0] <= revision]
+    return (earlier or sources)[-1]
+
+
+def clause(row: dict, revision: str) -> str:
+    """The exact clause the row's locator resolves to in the pinned spec (a schema definition by name)."""
+    from conformance.catalogue.sweep import DEFINITION
+
+    locator = source_for(row, revision)
+    fingerprint = locator.rsplit("@", 1)[1]
+    unit = _sentences().get((locator.split("/", 1)[0], fingerprint))
+    if unit is None:
+        return f"(the locator {locator} does not resolve in the pinned spec: review the row)"
+    if unit.kind == DEFINITION:
+        return f"the definition {unit.anchor} of schema.json at {unit.revision}"
+    return unit.text
+
+
+def _requirement_outcome(row: dict, session: Session, judgements: dict[str, Any], strict: bool) -> dict:
+    entry: dict[str, Any] = {
+        "id": row["id"],
+        "level": row["level"],
+        "side": row["side"],
+        "outcome": EXCLUDED,
+        "check": None,
+        "subjects": 0,
+        "reason": None,
+        "findings": [],
+        "source": source_for(row, session.revision),
+        "clause": None,
+    }
+    check = registry.judged_by().get(row["id"])
+    if check is None:
+        entry["reason"] = registry.exclusions()[row["id"]].reason
+        return entry
+    entry["check"] = check.name
+    not_applicable = check.not_applicable(session) if check.not_applicable else None
+    if not_applicable:
+        entry["outcome"], entry["reason"] = NOT_APPLICABLE, not_applicable
+        return entry
+    judgement = judgements[check.name]
+    entry["subjects"] = judgement.subjects
+    entry["findings"] = [{"seq": f.seq, "reason": f.reason} for f in judgement.findings]
+    if judgement.findings:
+        entry["outcome"] = BROKEN_BY_LEVEL[row["level"]]
+        entry["clause"] = clause(row, session.revision)
+    elif judgement.subjects:
+        entry["outcome"] = PASS
+    else:
+        entry["outcome"], entry["reason"] = NOT_OBSERVED, "no subject of this check in the trace"
+    return entry
+
+
+def judge_trace(trace: Trace, asked_for: str | None, strict: bool) -> dict[str, Any]:
+    """The report of one trace."""
+    inference = infer(trace.events, registry.revisions(), asked_for)
+    report: dict[str, Any] = {
+        "source": trace.source,
+        "events": len(trace.events),
+        "revision": inference.revision,
+        "revision_evidence": inference.evidence,
+        "notes": list(inference.notes),
+        "verdict": VERDICT_NOTHING,
+        "totals": dict.fromkeys(OUTCOMES, 0),
+        "requirements": [],
+    }
+    if inference.revision is None:
+        return report
+    session = Session(trace.events, inference.revision)
+    rows = [row for row in registry.rows().values() if inference.revision in row["revisions"]]
+    judgements = {}
+    for check in registry.checks():
+        applicable = [registry.rows()[r] for r in check.requirements if r in registry.rows()]
+        applicable = [row for row in applicable if inference.revision in row["revisions"]]
+        if applicable:
+            sides = frozenset().union(*(registry.sides_of(row) for row in applicable))
+            judgements[check.name] = check.run(session, sides)
+    entries = [_requirement_outcome(row, session, judgements, strict) for row in sorted(rows, key=lambda r: r["id"])]
+    totals = Counter(entry["outcome"] for entry in entries)
+    report["requirements"] = entries
+    report["totals"] = {outcome: totals.get(outcome, 0) for outcome in OUTCOMES}
+    if totals[FAIL] or (strict and totals[WARN]):
+        report["verdict"] = VERDICT_FAIL
+    elif totals[PASS] or totals[WARN]:
+        report["verdict"] = VERDICT_PASS
+    return report
+
+
+def exit_code(traces: list[dict[str, Any]]) -> int:
+    if not traces or any(t["verdict"] == VERDICT_NOTHING for t in traces):
+        return EXIT_BAD_INVOCATION
+    if any(t["verdict"] == VERDICT_FAIL for t in traces):
+        return EXIT_FAILURES
+    return EXIT_OK
+
+
+def judge(traces: list[Trace], asked_for: str | None = None, strict: bool = False) -> dict[str, Any]:
+    """The report document of every trace: each trace's report, the totals over all and the exit code."""
+    reports = [judge_trace(trace, asked_for, strict) for trace in traces]
+    totals = Counter()
+    for report in reports:
+        totals.update(report["totals"])
+    code = exit_code(reports)
+    verdict = {EXIT_OK: VERDICT_PASS, EXIT_FAILURES: VERDICT_FAIL}.get(code, VERDICT_NOTHING)
+    return {
+        "format": REPORT_FORMAT,
+        "strict": strict,
+        "revision_asked": asked_for,
+        "traces": reports,
+        "totals": {outcome: totals.get(outcome, 0) for outcome in OUTCOMES},
+        "verdict": verdict,
+        "exit_code": code,
+    }

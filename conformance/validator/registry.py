@@ -1,0 +1,180 @@
+"""The registry: every catalogue row, at every revision, is judged by a named check or excluded with a reason.
+
+The catalogue is conformance/requirements.json (ids, levels, sides, revisions). The checks live in
+``conformance/validator/checks/`` (the schema rows get one generated check each); a row no check
+judges is excluded, by the first rule below whose test it meets, with that rule's reason. The rules
+read the row's level, area and wording; ``EXCLUDED_BY_ID`` places the rows those words would misplace.
+A row none of the rules places is excluded as "no trace check yet": the validator's own to-do list,
+reported as such, never passed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from conformance import PROJECT_ROOT
+from conformance.validator.checks import capabilities, content, http, lifecycle, messages, pagination, progress
+from conformance.validator.checks.schema import schema_check
+from conformance.validator.judgement import CHECKS, Check
+
+CATALOGUE = PROJECT_ROOT / "conformance" / "requirements.json"
+CHECK_MODULES = (capabilities, content, http, lifecycle, messages, pagination, progress)  # each registers its checks
+
+PERMISSION = "a permission (MAY): nothing on the wire can break it"
+USER_INTERFACE = "a user-interface obligation: what a person is shown, asked or allowed to do"
+INTERNAL_STATE = "needs the implementation's internal state: what it stores, checks, trusts, logs or decides"
+AUTHORIZATION = "authorization server and OAuth flow: not in an MCP session's messages (credentials are never recorded)"
+DOCUMENTATION = "about the implementation's design, documentation or configuration, not one session"
+NOT_ON_THE_WIRE = "not visible in a trace: framing bytes, SSE event fields, process handling, timing"
+NO_CHECK_YET = "no trace check yet: the validator's to-do list"
+
+EXCLUSION_REASONS = (
+    PERMISSION,
+    AUTHORIZATION,
+    USER_INTERFACE,
+    DOCUMENTATION,
+    NOT_ON_THE_WIRE,
+    INTERNAL_STATE,
+    NO_CHECK_YET,
+)
+
+
+def _words(pattern: str) -> Callable[[dict], bool]:
+    compiled = re.compile(pattern, re.IGNORECASE)
+    return lambda row: bool(compiled.search(row["requirement"]))
+
+
+# (reason, test): the first rule a row meets places it.
+EXCLUSION_RULES: tuple[tuple[str, Callable[[dict], bool]], ...] = (
+    (PERMISSION, lambda row: row["level"] == "MAY"),
+    (AUTHORIZATION, lambda row: row["area"] == "authorization"),
+    (
+        USER_INTERFACE,
+        _words(r"\b(user|users|human|UI|display|shows?|consent|approv|confirm|visible|warn the|review)\b"),
+    ),
+    (
+        DOCUMENTATION,
+        _words(r"\b(SDKs?|document|documented|configur\w*|specification of an extension|new implementation)\b"),
+    ),
+    (
+        NOT_ON_THE_WIRE,
+        _words(
+            r"\b(newline|stderr|stdout|stdin|process|kill|exit|restart|reconnect|retry|event ID|Last-Event-ID|"
+            r"timeout|times out|promptly|delay|interval|rate|priming|stream|connection|bind|listen|launch)\b"
+        ),
+    ),
+    (
+        INTERNAL_STATE,
+        _words(
+            r"\b(validat\w*|sanitiz\w*|access control|secur\w*|credential\w*|secret\w*|personal\w*|sensitive|"
+            r"store\w*|stored|persist\w*|keeps?|tracks?|trusts?|untrusted|treats?|interpret\w*|assum\w*|infers?|"
+            r"relies|rely|handles?|copes?|ignores?|cache\w*|logs?|logging|verif\w*|protect\w*|limits?|decid\w*|"
+            r"model|LLM|audit\w*|isolat\w*|permission\w*|implements?|supports?|recogni[sz]\w*|accepts?)\b"
+        ),
+    ),
+)
+
+# Rows the wording rules would place under a reason that is not theirs.
+EXCLUDED_BY_ID: dict[str, str] = {
+    "stdio-newline-delimited": NOT_ON_THE_WIRE,
+    "stdio-no-embedded-newlines": NOT_ON_THE_WIRE,
+    "transports-jsonrpc-utf8": NOT_ON_THE_WIRE,
+}
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    requirement: str
+    reason: str
+
+
+@cache
+def catalogue() -> dict[str, Any]:
+    return json.loads(CATALOGUE.read_text(encoding="utf-8"))
+
+
+def rows() -> dict[str, dict]:
+    return {row["id"]: row for row in catalogue()["requirements"]}
+
+
+def revisions() -> list[str]:
+    return list(catalogue()["revisions"])
+
+
+@cache
+def checks() -> tuple[Check, ...]:
+    """Every check: the hand-written ones, then one per schema row."""
+    generated = [schema_check(row) for row in rows().values() if row["area"] == "schema"]
+    return (*CHECKS, *generated)
+
+
+@cache
+def judged_by() -> dict[str, Check]:
+    """requirement id -> the check that judges it."""
+    found: dict[str, Check] = {}
+    for check in checks():
+        for requirement in check.requirements:
+            found[requirement] = check
+    return found
+
+
+def exclusion_reason(row: dict) -> str:
+    if row["id"] in EXCLUDED_BY_ID:
+        return EXCLUDED_BY_ID[row["id"]]
+    for reason, test in EXCLUSION_RULES:
+        if test(row):
+            return reason
+    return NO_CHECK_YET
+
+
+@cache
+def exclusions() -> dict[str, Exclusion]:
+    """requirement id -> its exclusion, for every row no check judges."""
+    judged = judged_by()
+    return {
+        requirement: Exclusion(requirement, exclusion_reason(row))
+        for requirement, row in rows().items()
+        if requirement not in judged
+    }
+
+
+def sides_of(row: dict) -> frozenset[str]:
+    return frozenset({"client", "server"}) if row["side"] == "both" else frozenset({row["side"]})
+
+
+@dataclass(frozen=True)
+class Accounting:
+    """The registry's account of the catalogue, cell by (requirement, revision)."""
+
+    judged: int  # (row, revision) pairs a check judges
+    excluded: Counter  # reason -> (row, revision) pairs
+    unaccounted: list[tuple[str, str]]
+    unknown: list[str]  # ids a check names that the catalogue does not have
+    rows_judged: int
+    rows_excluded: Counter  # reason -> rows
+
+
+def account() -> Accounting:
+    catalogue_rows = rows()
+    judged, excluded, unaccounted = 0, Counter(), []
+    rows_excluded: Counter = Counter()
+    for requirement, row in catalogue_rows.items():
+        exclusion = exclusions().get(requirement)
+        if exclusion is not None:
+            rows_excluded[exclusion.reason] += 1
+        for revision in row["revisions"]:
+            if requirement in judged_by():
+                judged += 1
+            elif exclusion is not None:
+                excluded[exclusion.reason] += 1
+            else:
+                unaccounted.append((requirement, revision))
+    unknown = sorted({r for check in checks() for r in check.requirements if r not in catalogue_rows})
+    rows_judged = sum(1 for requirement in catalogue_rows if requirement in judged_by())
+    return Accounting(judged, excluded, unaccounted, unknown, rows_judged, rows_excluded)

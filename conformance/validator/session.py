@@ -1,0 +1,223 @@
+"""A trace digested once for every check: its messages (batches unpacked), who sent them, which request each
+response answers, the handshake and the capabilities each side declared.
+
+Everything here is derived from the event list alone; the checks read it and never the clock, the network
+or the SDK.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from conformance.validator.reader import Event
+
+CLIENT, SERVER = "client", "server"
+SENDERS = {"client-to-server": CLIENT, "server-to-client": SERVER}
+# 2026-07-28's per-request envelope (basic/index: the request's _meta)
+META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+PROTOCOL_VERSION_HEADER = "mcp-protocol-version"
+SESSION_ID_HEADER = "mcp-session-id"
+
+REQUEST, NOTIFICATION, RESULT, ERROR, MALFORMED = "request", "notification", "result", "error", "malformed"
+
+
+def id_key(value: Any) -> str:
+    """A request id as a dictionary key that keeps 1 and "1" apart."""
+    return json.dumps(value, sort_keys=True)
+
+
+def other(side: str) -> str:
+    return SERVER if side == CLIENT else CLIENT
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One JSON-RPC message of the trace: a frame, or one member of a batch frame."""
+
+    seq: int
+    sender: str  # CLIENT or SERVER
+    transport: str
+    frame: Any
+    in_batch: bool = False
+
+    @property
+    def kind(self) -> str:
+        frame = self.frame
+        if not isinstance(frame, dict):
+            return MALFORMED
+        if "method" in frame:
+            return REQUEST if "id" in frame else NOTIFICATION
+        if "result" in frame:
+            return RESULT
+        if "error" in frame:
+            return ERROR
+        return MALFORMED
+
+    @property
+    def method(self) -> str | None:
+        method = self.frame.get("method") if isinstance(self.frame, dict) else None
+        return method if isinstance(method, str) else None
+
+    @property
+    def params(self) -> dict:
+        params = self.frame.get("params") if isinstance(self.frame, dict) else None
+        return params if isinstance(params, dict) else {}
+
+    @property
+    def meta(self) -> dict:
+        meta = self.params.get("_meta")
+        return meta if isinstance(meta, dict) else {}
+
+    @property
+    def id(self) -> Any:
+        return self.frame.get("id") if isinstance(self.frame, dict) else None
+
+    @property
+    def result(self) -> Any:
+        return self.frame.get("result") if isinstance(self.frame, dict) else None
+
+
+def header(event: Event, name: str) -> str | None:
+    """The value of header ``name`` (case-insensitive) of an http event."""
+    for key, value in event.get("headers", {}).items():
+        if key.lower() == name:
+            return value
+    return None
+
+
+@dataclass
+class Session:
+    """The trace as the checks read it, judged at ``revision``."""
+
+    events: list[Event]
+    revision: str
+    messages: list[Message] = field(init=False)
+    http: list[Event] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.messages = []
+        self.http = []
+        for event in self.events:
+            kind = event["kind"]
+            if kind == "message":
+                sender, payload = SENDERS[event["direction"]], event["payload"]
+                if isinstance(payload, list):
+                    self.messages.extend(
+                        Message(event["seq"], sender, event["transport"], item, True) for item in payload
+                    )
+                else:
+                    self.messages.append(Message(event["seq"], sender, event["transport"], payload))
+            elif kind == "http":
+                self.http.append(event)
+
+    @property
+    def modern(self) -> bool:
+        """2026-07-28 and later: no handshake, every request carries its own ``_meta`` envelope."""
+        return self.revision >= "2026-07-28"
+
+    def sent_by(self, side: str, *kinds: str) -> Iterator[Message]:
+        return (m for m in self.messages if m.sender == side and (not kinds or m.kind in kinds))
+
+    @cached_property
+    def requests(self) -> dict[tuple[str, str], Message]:
+        """(requester, id key) -> the first request it sent with that id."""
+        found: dict[tuple[str, str], Message] = {}
+        for message in self.messages:
+            if message.kind == REQUEST:
+                found.setdefault((message.sender, id_key(message.id)), message)
+        return found
+
+    def request_answered(self, response: Message) -> Message | None:
+        """The request a response answers: the other side's latest request with its id sent before it."""
+        candidate = self.requests.get((other(response.sender), id_key(response.id)))
+        return candidate if candidate is not None and candidate.seq <= response.seq else None
+
+    @cached_property
+    def responses(self) -> dict[tuple[str, str], list[Message]]:
+        """(requester, id key) -> every response to that id, in order."""
+        found: dict[tuple[str, str], list[Message]] = {}
+        for message in self.messages:
+            if message.kind in (RESULT, ERROR):
+                found.setdefault((other(message.sender), id_key(message.id)), []).append(message)
+        return found
+
+    def answers_to(self, request: Message) -> list[Message]:
+        return [r for r in self.responses.get((request.sender, id_key(request.id)), []) if r.seq >= request.seq]
+
+    @cached_property
+    def initialize(self) -> Message | None:
+        return next((m for m in self.sent_by(CLIENT, REQUEST) if m.method == "initialize"), None)
+
+    @cached_property
+    def initialize_result(self) -> Message | None:
+        """The server's successful answer to the first ``initialize``."""
+        if self.initialize is None:
+            return None
+        return next((r for r in self.answers_to(self.initialize) if r.kind == RESULT), None)
+
+    @cached_property
+    def initialized_seq(self) -> int | None:
+        notice = next((m for m in self.sent_by(CLIENT, NOTIFICATION) if m.method == "notifications/initialized"), None)
+        return notice.seq if notice else None
+
+    @cached_property
+    def server_capabilities(self) -> dict | None:
+        """What the server declared: its initialize result's, or (2026-07-28) its server/discover result's."""
+        for response in self.sent_by(SERVER, RESULT):
+            request = self.request_answered(response)
+            if request is not None and request.method in ("initialize", "server/discover"):
+                result = response.result if isinstance(response.result, dict) else {}
+                capabilities = result.get("capabilities")
+                return capabilities if isinstance(capabilities, dict) else {}
+        return None
+
+    @cached_property
+    def client_capabilities(self) -> dict | None:
+        """What the client declared in ``initialize`` (the session's, up to 2025-11-25)."""
+        if self.initialize is None:
+            return None
+        capabilities = self.initialize.params.get("capabilities")
+        return capabilities if isinstance(capabilities, dict) else {}
+
+    def client_capabilities_for(self, request: Message | None) -> dict | None:
+        """The client's capabilities in force for ``request``: its own ``_meta`` envelope at 2026-07-28
+        (for a server's request or notification, the client request it is part of is not known: None)."""
+        if not self.modern:
+            return self.client_capabilities
+        if request is None or request.sender != CLIENT:
+            return None
+        capabilities = request.meta.get(META_CLIENT_CAPABILITIES)
+        return capabilities if isinstance(capabilities, dict) else {}
+
+    def http_requests(self) -> Iterator[Event]:
+        return (e for e in self.http if e["direction"] == "client-to-server")
+
+    def http_responses(self) -> Iterator[Event]:
+        return (e for e in self.http if e["direction"] == "server-to-client")
+
+    @cached_property
+    def body_of(self) -> dict[int, Message]:
+        """seq of a client-to-server http POST event -> the message it carried: the client's message event
+        next to it (the recorder writes them adjacent, either order)."""
+        found: dict[int, Message] = {}
+        carried: set[int] = set()
+        by_seq = {m.seq: m for m in self.messages if m.sender == CLIENT and not m.in_batch}
+        events = self.events
+        for index, event in enumerate(events):
+            if event["kind"] != "http" or event["direction"] != "client-to-server" or event["method"] != "POST":
+                continue
+            for neighbour in (index - 1, index + 1):
+                if 0 <= neighbour < len(events):
+                    near = events[neighbour]
+                    if near["kind"] == "message" and near["direction"] == "client-to-server":
+                        message = by_seq.get(near["seq"])
+                        if message is not None and message.seq not in carried:
+                            found[event["seq"]] = message
+                            carried.add(message.seq)
+                            break
+        return found
