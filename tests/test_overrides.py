@@ -69,6 +69,17 @@ def test_the_catalogue_side_alone_makes_the_other_side_na() -> None:
             f"{PATH}:2: inverted revision range",
             id="bad-revisions",
         ),
+        pytest.param(
+            "not-requirements:\n  - fingerprint: 0123456789ab\n    extension: ext-nope\n    reason: r\n",
+            f"{PATH}:2: unknown extension 'ext-nope'",
+            id="unknown-extension",
+        ),
+        pytest.param(
+            "not-requirements:\n  - fingerprint: 0123456789ab\n    extension: ext-apps\n"
+            "    revisions: draft, 2025-06-18\n    reason: r\n",
+            f"{PATH}:2: ext-apps has no revision 2025-06-18",
+            id="not-an-extension-revision",
+        ),
         pytest.param("applicability: [\n", f"{PATH}:2: not valid YAML", id="bad-yaml"),
         pytest.param("surprise: []\n", f"{PATH}:1: unknown top-level key(s): surprise", id="unknown-key"),
     ],
@@ -126,3 +137,9 @@ def test_a_reason_naming_a_folded_id_is_refused_with_the_row_to_name() -> None:
     )
     longer = entry.replace("lifecycle-first-old", "lifecycle-first-old-page")  # another word, not the id
     assert parse_overrides({PATH: longer}, catalogue).not_requirements
+
+
+def test_an_extension_not_requirement_names_the_extension_and_its_own_revisions() -> None:
+    text = "not-requirements:\n  - fingerprint: 0123456789ab\n    extension: ext-apps\n    reason: new in the draft\n"
+    (entry,) = parse_overrides({PATH: text}, CATALOGUE).not_requirements
+    assert (entry.extension, entry.revisions) == ("ext-apps", ("2026-01-26", "draft"))

@@ -78,3 +78,85 @@ def test_the_committed_lock_pins_every_page_and_schema_of_every_revision() -> No
         assert f"schema/{revision}/schema.json" in lock["files"]
         assert any(p.startswith(f"docs/specification/{revision}/") for p in lock["files"])
     assert all(spec_pin.is_pinned_path(p) for p in lock["files"])
+
+
+EXTENSION_FILES = {
+    "specification/2026-01-26/apps.mdx": ("aaaa", b"# Apps\n\nHosts MUST render.\n"),
+    "specification/draft/apps.mdx": ("bbbb", b"# Apps\n\nHosts MUST render. Hosts MAY cache.\n"),
+}
+
+
+@pytest.fixture
+def pinned_extension(pinned: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """An ext-apps mirror laid out like its repository (with its PIN.json), its pages pinned in the lock."""
+    _, lock = pinned
+    mirror = lock.parent / "mcp-ext-apps"
+    pin_files = {}
+    for path, (commit, data) in EXTENSION_FILES.items():
+        (mirror / path).parent.mkdir(parents=True, exist_ok=True)
+        (mirror / path).write_bytes(data)
+        pin_files[path] = {"commit": commit, "sha256": hashlib.sha256(data).hexdigest()}
+    (mirror / "LICENSE").write_bytes(b"license")
+    pin_files["LICENSE"] = {"commit": None, "sha256": hashlib.sha256(b"license").hexdigest()}
+    (mirror / "PIN.json").write_text(json.dumps({"repository": "example/ext-apps", "files": pin_files}))
+    monkeypatch.setenv("MCP_EXT_APPS_MIRROR", str(mirror))
+    spec_pin.write_extension_lock("ext-apps", mirror, lock)
+    return mirror, lock
+
+
+def test_an_extension_is_locked_page_by_page_from_its_mirror(pinned_extension: tuple[Path, Path]) -> None:
+    _, lock = pinned_extension
+    pinned = read_lock(lock)["extensions"]["ext-apps"]
+    assert pinned["repository"] == "example/ext-apps"
+    assert sorted(pinned["files"]) == sorted(EXTENSION_FILES)  # its pages only: no LICENSE
+    assert pinned["files"]["specification/draft/apps.mdx"]["commit"] == "bbbb"
+    assert set(read_lock(lock)["files"]) == set(FILES)  # the spec's pins untouched
+
+
+def test_an_extension_is_materialised_beside_the_spec(pinned_extension: tuple[Path, Path]) -> None:
+    _, lock = pinned_extension
+    root = materialise(lock)
+    for path, (_, data) in EXTENSION_FILES.items():
+        assert (spec_pin.extension_root(root, "ext-apps") / path).read_bytes() == data
+    for path, data in FILES.items():
+        assert (root / path).read_bytes() == data
+
+
+def test_an_extension_page_whose_sha256_differs_is_refused_naming_it(pinned_extension: tuple[Path, Path]) -> None:
+    mirror, lock = pinned_extension
+    (mirror / "specification/draft/apps.mdx").write_bytes(b"# Apps\n\nHosts SHOULD render.\n")
+    with pytest.raises(SpecPinError, match=r"specification/draft/apps.mdx: sha256 is .* \(commit bbbb\)"):
+        materialise(lock)
+    assert not (lock.parent / "cache" / "c0ffee").exists()
+
+
+def test_a_missing_extension_says_how_to_get_it(pinned_extension: tuple[Path, Path]) -> None:
+    mirror, lock = pinned_extension
+    (mirror / "specification/2026-01-26/apps.mdx").unlink()
+    with pytest.raises(SpecPinError, match="set MCP_EXT_APPS_MIRROR to a checkout of modelcontextprotocol/ext-apps"):
+        materialise(lock)
+
+
+def test_rewriting_the_spec_lock_keeps_the_extension_pins(pinned_extension: tuple[Path, Path], tmp_path: Path) -> None:
+    _, lock = pinned_extension
+    before = read_lock(lock)["extensions"]
+    spec_mirror = tmp_path / "spec-mirror"
+    for path, data in FILES.items():
+        (spec_mirror / path).parent.mkdir(parents=True, exist_ok=True)
+        (spec_mirror / path).write_bytes(data)
+    pin = {
+        "source": "github.com/example/spec",
+        "commit": "c0ffee",
+        "files": {p: spec_pin.sha256_of(d) for p, d in FILES.items()},
+    }
+    (spec_mirror / "PIN.json").write_text(json.dumps(pin))
+    assert spec_pin.write_lock(spec_mirror, lock)["extensions"] == before
+
+
+def test_the_committed_lock_pins_every_page_of_every_revision_of_the_apps_extension() -> None:
+    pinned = read_lock()["extensions"]["ext-apps"]
+    assert pinned["repository"] == "modelcontextprotocol/ext-apps"
+    for revision in ("2026-01-26", "draft"):
+        assert f"specification/{revision}/apps.mdx" in pinned["files"]
+    assert all(spec_pin.is_pinned_extension_path("ext-apps", p) for p in pinned["files"])
+    assert all(len(entry["commit"]) == 40 for entry in pinned["files"].values())

@@ -152,3 +152,117 @@ def test_a_row_citing_a_lead_in_accounts_for_the_lead_in_alone(tmp_path: Path) -
 
     assert unaccounted(lead_in.locator) == [first.text, second.text]
     assert unaccounted(lead_in.locator, first.locator, second.locator) == []
+
+
+def test_an_extension_locator_names_its_extension_and_its_own_revision() -> None:
+    text = "ext-apps:2026-01-26/apps#content-requirements@ec9bd7cae09e"
+    locator = Locator.parse(text)
+    assert (locator.extension, locator.revision, locator.page) == ("ext-apps", "2026-01-26", "apps")
+    assert str(locator) == text
+    assert locator.url.endswith("/ext-apps/blob/main/specification/2026-01-26/apps.mdx#content-requirements")
+    assert str(Locator.parse("ext-apps:draft/apps#@ec9bd7cae09e")) == "ext-apps:draft/apps#@ec9bd7cae09e"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("ext-nope:2026-01-26/apps#a@ec9bd7cae09e", "unknown extension 'ext-nope'", id="unknown-extension"),
+        pytest.param("ext-apps:2025-06-18/apps#a@ec9bd7cae09e", "ext-apps has no revision '2025-06-18'", id="revision"),
+        pytest.param(
+            "draft/basic/lifecycle#a@ec9bd7cae09e", "only an extension's locator names a draft", id="mcp-draft"
+        ),
+    ],
+)
+def test_a_bad_extension_locator_says_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Locator.parse(text)
+
+
+STABLE_PAGE = "# Apps\n\n## Content\n\n- URI MUST start with ui://\n- Hosts MAY cache.\n"
+DRAFT_PAGE = "# Apps\n\n## Content\n\n- URI MUST start with ui://\n- Hosts SHOULD cache.\n"
+
+
+def _extension_sweep(tmp_path: Path) -> list:
+    from conformance.catalogue.spec_pin import extension_root
+    from conformance.catalogue.sweep import sweep_extension
+
+    for revision, page in (("2026-01-26", STABLE_PAGE), ("draft", DRAFT_PAGE)):
+        pages = extension_root(tmp_path, "ext-apps") / "specification" / revision
+        pages.mkdir(parents=True)
+        (pages / "apps.mdx").write_text(page)
+    return [s for s in sweep_extension(tmp_path, "ext-apps") if s.normative]
+
+
+def test_an_extension_is_swept_under_its_own_revisions(tmp_path: Path) -> None:
+    found = _extension_sweep(tmp_path)
+    assert [(s.qualified_revision, s.anchor, s.text) for s in found] == [
+        ("ext-apps:2026-01-26", "content", "URI MUST start with ui://"),
+        ("ext-apps:2026-01-26", "content", "Hosts MAY cache."),
+        ("ext-apps:draft", "content", "URI MUST start with ui://"),
+        ("ext-apps:draft", "content", "Hosts SHOULD cache."),
+    ]
+    assert str(found[0].locator) == f"ext-apps:2026-01-26/apps#content@{fingerprint('URI MUST start with ui://')}"
+
+
+APPS_HEADER = "| id | revisions | side | level | requirement | sources | notes |\n|---|---|---|---|---|---|---|\n"
+
+
+def _apps_catalogue(revisions: str, *locators: object) -> object:
+    from conformance.catalogue.rows import parse_catalogue
+
+    sources = " ".join(f"`{locator}`" for locator in locators)
+    row = f"| apps-x | {revisions} | server | MUST | A server does x. | {sources} |  |\n"
+    return parse_catalogue(f"# R\n\n## apps\n\n{APPS_HEADER}{row}", Path("requirements.md"))
+
+
+def test_a_stable_extension_locator_accounts_for_the_unchanged_draft_sentence_too(tmp_path: Path) -> None:
+    from conformance.catalogue.accounting import account
+    from conformance.catalogue.overrides import Overrides, parse_overrides
+
+    uri, cache, uri_in_draft, cache_in_draft = _extension_sweep(tmp_path)
+    catalogue = _apps_catalogue("2025-06-18..", uri.locator, cache.locator)
+    accounting = account(catalogue, Overrides(), [uri, cache, uri_in_draft, cache_in_draft])
+    assert accounting.unaccounted == [cache_in_draft]  # reworded in the draft: its own sentence
+    draft_only = (
+        f'not-requirements:\n  - fingerprint: "{cache_in_draft.fingerprint}"\n    extension: ext-apps\n'
+        "    revisions: draft\n    reason: new in the draft\n"
+    )
+    overrides = parse_overrides({Path("overrides/apps.yaml"): draft_only}, catalogue)
+    assert account(catalogue, overrides, [uri, cache, uri_in_draft, cache_in_draft]).unaccounted == []
+    assert account(catalogue, overrides, [uri, cache]).stale_not_requirements  # no draft swept: names nothing
+
+
+@pytest.mark.parametrize(
+    ("revisions", "locator", "message"),
+    [
+        pytest.param(
+            "2024-11-05..",
+            "ext-apps:2026-01-26/apps#content@ec9bd7cae09e",
+            "ext-apps 2026-01-26 applies at 2025-06-18..2026-07-28, not at 2024-11-05, 2025-03-26",
+            id="before-the-extension-applies",
+        ),
+        pytest.param(
+            "2026-07-28",
+            "ext-apps:draft/apps#content@ec9bd7cae09e",
+            "ext-apps draft applies at no MCP revision",
+            id="draft",
+        ),
+    ],
+)
+def test_an_extension_row_keeps_to_the_revisions_its_extension_applies_at(
+    revisions: str, locator: str, message: str
+) -> None:
+    from conformance.catalogue.errors import InputErrors
+
+    with pytest.raises(InputErrors, match=message):
+        _apps_catalogue(revisions, locator)
+
+
+def test_an_extension_locator_belongs_to_its_extension_area() -> None:
+    from conformance.catalogue.errors import InputErrors
+    from conformance.catalogue.rows import parse_catalogue
+
+    source = "`ext-apps:2026-01-26/apps#a@ec9bd7cae09e`"
+    row = f"| lifecycle-x | 2026-07-28 | server | MUST | A server does x. | {source} |  |\n"
+    with pytest.raises(InputErrors, match="whose rows are in the area 'apps'"):
+        parse_catalogue(f"# R\n\n## lifecycle\n\n{APPS_HEADER}{row}", Path("requirements.md"))

@@ -5,6 +5,11 @@ with fingerprint F (the same clause often stands unchanged in several revisions,
 serves all of them), or by a not-requirement override for F whose revisions include R. A message
 definition of the schema (a swept unit of kind ``definition``, fingerprinted over its canonical JSON)
 is accounted for in the same way, by a row of the ``schema`` area that locates it.
+
+A sentence of an extension's specification is keyed by its qualified revision (``ext-apps:2026-01-26``):
+a row's locator into an extension accounts for its fingerprint in the locator's revision of the
+extension and in every later one (the draft carries most of the stable revision's clauses unchanged),
+whatever MCP revisions the row has; a not-requirement names the extension and its revisions.
 """
 
 from __future__ import annotations
@@ -20,9 +25,9 @@ from conformance.catalogue import sweep as sweep_module
 from conformance.catalogue.locator import Locator
 from conformance.catalogue.overrides import Overrides
 from conformance.catalogue.rows import Catalogue
-from conformance.catalogue.spec_pin import PROJECT_ROOT, materialise
+from conformance.catalogue.spec_pin import PROJECT_ROOT, extension_root, materialise
 from conformance.catalogue.sweep import SCHEMA_PAGE, Sentence
-from conformance.catalogue.vocabulary import REVISIONS
+from conformance.catalogue.vocabulary import EXTENSIONS, REVISIONS, qualified_revision
 
 _SWEEP_SOURCES = ("sweep.py", "locator.py", "vocabulary.py")
 
@@ -53,24 +58,39 @@ class Accounting:
     stale_not_requirements: list[str]  # "path:line fingerprint"
 
     def by_revision(self) -> dict[str, tuple[int, int]]:
-        """revision -> (normative sentences, unaccounted)."""
+        """revision (an extension's qualified: ``ext-apps:draft``) -> (normative sentences, unaccounted)."""
         unaccounted = set(self.unaccounted)
         counts: dict[str, tuple[int, int]] = {}
         for s in self.normative:
-            total, missing = counts.get(s.revision, (0, 0))
-            counts[s.revision] = (total + 1, missing + (s in unaccounted))
+            total, missing = counts.get(s.qualified_revision, (0, 0))
+            counts[s.qualified_revision] = (total + 1, missing + (s in unaccounted))
         return counts
+
+
+def claimed_revisions(locator: Locator, row_revisions: tuple[str, ...]) -> tuple[str, ...]:
+    """The (qualified) revisions in which a row's locator accounts for its fingerprint: the row's own for
+    an MCP clause, the locator's revision of the extension and every later one for an extension's."""
+    if not locator.extension:
+        return row_revisions
+    revisions = EXTENSIONS[locator.extension].revisions
+    return tuple(
+        qualified_revision(locator.extension, revision) for revision in revisions[revisions.index(locator.revision) :]
+    )
 
 
 def account(catalogue: Catalogue, overrides: Overrides, sentences: list[Sentence]) -> Accounting:
     claimed: set[tuple[str, str]] = set()
     for requirement in catalogue.requirements:
         for locator in requirement.sources:
-            claimed.update((revision, locator.fingerprint) for revision in requirement.revisions)
+            claimed.update(
+                (revision, locator.fingerprint) for revision in claimed_revisions(locator, requirement.revisions)
+            )
     for entry in overrides.not_requirements:
-        claimed.update((revision, entry.fingerprint) for revision in entry.revisions)
+        claimed.update(
+            (qualified_revision(entry.extension, revision), entry.fingerprint) for revision in entry.revisions
+        )
     normative = [s for s in sentences if s.normative]
-    unaccounted = [s for s in normative if (s.revision, s.fingerprint) not in claimed]
+    unaccounted = [s for s in normative if (s.qualified_revision, s.fingerprint) not in claimed]
     locatable = {s.locator for s in sentences}
     unresolved = [
         (requirement.id, locator)
@@ -78,11 +98,11 @@ def account(catalogue: Catalogue, overrides: Overrides, sentences: list[Sentence
         for locator in requirement.sources
         if locator not in locatable
     ]
-    swept = {(s.revision, s.fingerprint) for s in normative}
+    swept = {(s.qualified_revision, s.fingerprint) for s in normative}
     stale = [
         f"{entry.path}:{entry.line} {entry.fingerprint}"
         for entry in overrides.not_requirements
-        if not any((revision, entry.fingerprint) in swept for revision in entry.revisions)
+        if not any((qualified_revision(entry.extension, r), entry.fingerprint) in swept for r in entry.revisions)
     ]
     return Accounting(normative, unaccounted, unresolved, stale)
 
@@ -128,8 +148,15 @@ def _descriptions(node: object) -> list[str]:
 
 
 def independent_keyword_counts(spec_root: Path) -> dict[tuple[str, str], int]:
-    """(revision, page) -> keyword occurrences, counted straight from the files."""
+    """(revision, page) -> keyword occurrences, counted straight from the files (an extension's pages under
+    their qualified revision)."""
     counts: dict[tuple[str, str], int] = {}
+    for name, extension in EXTENSIONS.items():
+        for revision in extension.revisions:
+            pages = extension_root(spec_root, name) / "specification" / revision
+            for path in sorted(pages.rglob("*.mdx")):
+                page = path.relative_to(pages).with_suffix("").as_posix()
+                counts[qualified_revision(name, revision), page] = _raw_page_count(path.read_text(encoding="utf-8"))
     for revision in REVISIONS:
         pages = spec_root / "docs" / "specification" / revision
         for path in sorted(pages.rglob("*.mdx")):
@@ -146,7 +173,8 @@ def independent_keyword_counts(spec_root: Path) -> dict[tuple[str, str], int]:
 def swept_keyword_counts(sentences: list[Sentence]) -> dict[tuple[str, str], int]:
     counts: dict[tuple[str, str], int] = {}
     for s in sentences:
-        counts[s.revision, s.page] = counts.get((s.revision, s.page), 0) + len(s.keywords)
+        key = (s.qualified_revision, s.page)
+        counts[key] = counts.get(key, 0) + len(s.keywords)
     return counts
 
 

@@ -8,7 +8,9 @@ Two kinds of entry, under two top-level keys:
 ``not-requirements``
     accounts for a swept normative sentence that is not a requirement of its own:
     ``{fingerprint, revisions (optional, default: every revision), reason}``; the reason says what
-    it is instead (an example, a restatement of row X, a definition, a changelog entry).
+    it is instead (an example, a restatement of row X, a definition, a changelog entry). A sentence of an
+    extension's specification names the extension too: ``{fingerprint, extension, revisions (the
+    extension's own, comma-separated; default: all of them), reason}``.
 
 A reason that names an id since folded into another row (a tombstone) is refused, naming the row to
 cite instead; a value YAML reads as a number (a fingerprint of digits only, unquoted) is refused too.
@@ -25,7 +27,7 @@ import yaml
 from conformance import PROJECT_ROOT
 from conformance.catalogue.errors import InputError, InputErrors
 from conformance.catalogue.rows import Catalogue, parse_revisions
-from conformance.catalogue.vocabulary import REVISIONS, SIDES
+from conformance.catalogue.vocabulary import EXTENSIONS, REVISIONS, SIDES
 
 OVERRIDES_DIR = PROJECT_ROOT / "overrides"
 _FINGERPRINT = re.compile(r"^[0-9a-f]{12}$")
@@ -48,6 +50,22 @@ class NotRequirement:
     reason: str
     path: str = field(default="", compare=False)
     line: int = field(default=0, compare=False)
+    extension: str = ""  # the extension whose revisions ``revisions`` names; "" for MCP's
+
+
+def _extension_revisions(item: dict) -> tuple[str, tuple[str, ...]]:
+    """The extension a not-requirement names and the revisions of it; ValueError saying what is wrong."""
+    name = str(item["extension"])
+    if name not in EXTENSIONS:
+        raise ValueError(f"unknown extension {name!r} (known: {', '.join(EXTENSIONS)})")
+    known = EXTENSIONS[name].revisions
+    if "revisions" not in item:
+        return name, known
+    listed = tuple(part.strip() for part in str(item["revisions"]).split(","))
+    unknown = [revision for revision in listed if revision not in known]
+    if unknown:
+        raise ValueError(f"{name} has no revision {', '.join(unknown)} (known: {', '.join(known)})")
+    return name, listed
 
 
 @dataclass(frozen=True)
@@ -129,7 +147,7 @@ def parse_overrides(files: dict[Path, str], catalogue: Catalogue) -> Overrides:
     not_requirements: list[NotRequirement] = []
     known = catalogue.by_id()
     seen_sides: dict[tuple[str, str], str] = {}
-    seen_fingerprints: dict[str, str] = {}
+    seen_fingerprints: dict[tuple[str, str], str] = {}
     folded = {t.id: t.folded_into for t in catalogue.tombstones}
     for path, text in sorted(files.items()):
         for item, line in _entries(path, text, "applicability", errors):
@@ -163,23 +181,24 @@ def parse_overrides(files: dict[Path, str], catalogue: Catalogue) -> Overrides:
             if not _FINGERPRINT.match(fingerprint):
                 errors.append(InputError(path, line, f"fingerprint {fingerprint!r} is not 12 hex digits"))
                 continue
+            extension = ""
             try:
-                revisions = parse_revisions(str(item["revisions"])) if "revisions" in item else REVISIONS
+                if "extension" in item:
+                    extension, revisions = _extension_revisions(item)
+                else:
+                    revisions = parse_revisions(str(item["revisions"])) if "revisions" in item else REVISIONS
             except ValueError as exc:
                 errors.append(InputError(path, line, str(exc)))
                 continue
-            if fingerprint in seen_fingerprints:
+            if (extension, fingerprint) in seen_fingerprints:
+                first = seen_fingerprints[extension, fingerprint]
                 errors.append(
-                    InputError(
-                        path,
-                        line,
-                        f"fingerprint {fingerprint} accounted for twice (first at {seen_fingerprints[fingerprint]})",
-                    )
+                    InputError(path, line, f"fingerprint {fingerprint} accounted for twice (first at {first})")
                 )
                 continue
-            seen_fingerprints[fingerprint] = f"{path}:{line}"
+            seen_fingerprints[extension, fingerprint] = f"{path}:{line}"
             if reason is not None:
-                not_requirements.append(NotRequirement(fingerprint, revisions, reason, str(path), line))
+                not_requirements.append(NotRequirement(fingerprint, revisions, reason, str(path), line, extension))
     if errors:
         raise InputErrors(errors)
     return Overrides(tuple(applicability), tuple(not_requirements))

@@ -30,6 +30,7 @@ from conformance.catalogue.errors import InputError, InputErrors
 from conformance.catalogue.locator import Locator
 from conformance.catalogue.vocabulary import (
     AREAS,
+    EXTENSIONS,
     LEVEL_SYNONYMS,
     REQUIREMENT_ID,
     REVISIONS,
@@ -140,6 +141,20 @@ def _strip_code(text: str) -> str:
     return text.replace("`", "").strip()
 
 
+def _extension_locator_problems(word: str, locator: Locator, area: str, revisions: tuple[str, ...]) -> list[str]:
+    """A locator into an extension's specification belongs to that extension's area, and the row has
+    only MCP revisions at which the located revision of the extension applies (none, for a draft)."""
+    extension = EXTENSIONS[locator.extension]
+    if area != extension.area:
+        return [f"locator {word} is in the extension {extension.name}, whose rows are in the area {extension.area!r}"]
+    applies_at = extension.applies_at[locator.revision]
+    beyond = [revision for revision in revisions if revision not in applies_at]
+    if not beyond:
+        return []
+    where = render_revisions(applies_at) if applies_at else "no MCP revision (it is kept out of the matrix)"
+    return [f"locator {word}: {extension.name} {locator.revision} applies at {where}, not at {', '.join(beyond)}"]
+
+
 def _parse_row(cells: list[str], area: str, line: int, path: Path) -> Requirement:
     values = dict(zip(COLUMNS, cells, strict=True))
     problems: list[str] = []
@@ -172,7 +187,9 @@ def _parse_row(cells: list[str], area: str, line: int, path: Path) -> Requiremen
         except ValueError as exc:
             problems.append(str(exc))
             continue
-        if revisions and locator.revision not in revisions:
+        if locator.extension:
+            problems.extend(_extension_locator_problems(word, locator, area, revisions))
+        elif revisions and locator.revision not in revisions:
             problems.append(f"locator {word} is in revision {locator.revision}, which the row does not have")
         sources.append(locator)
     if problems:

@@ -4,6 +4,12 @@
 laid out like the spec repository; ``../shared/mcp-spec`` by default when it exists) or downloads
 them at the pinned commit, and refuses any file whose sha256 differs from the lock. Nothing of
 the spec is committed to this repository.
+
+The lock's ``extensions`` section pins the specification of each catalogued extension the same way
+(``conformance.catalogue.vocabulary.EXTENSIONS``): its repository and, per file, the commit and sha256.
+Its files come from ``$MCP_<NAME>_MIRROR`` (``../shared/mcp-<name>`` by default when it exists, laid out
+like the extension's repository) or are downloaded at each file's commit, and land below
+``extensions/<name>/`` of the same cache directory, verified like the spec's.
 """
 
 from __future__ import annotations
@@ -12,11 +18,12 @@ import hashlib
 import json
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from conformance import PROJECT_ROOT
 from conformance.catalogue.errors import InputError
-from conformance.catalogue.vocabulary import REVISIONS
+from conformance.catalogue.vocabulary import EXTENSIONS, REVISIONS
 
 LOCK_PATH = PROJECT_ROOT / "conformance" / "spec.lock.json"
 DEFAULT_MIRROR = PROJECT_ROOT.parent / "shared" / "mcp-spec"
@@ -59,8 +66,20 @@ def is_pinned_path(path: str) -> bool:
     )
 
 
+def is_pinned_extension_path(name: str, path: str) -> bool:
+    """The files of an extension the project reads: every page of every revision it catalogues."""
+    return any(
+        path.startswith(f"specification/{revision}/") and path.endswith(".mdx")
+        for revision in EXTENSIONS[name].revisions
+    )
+
+
+def _existing_extensions(lock_path: Path) -> dict:
+    return read_lock(lock_path).get("extensions", {}) if lock_path.is_file() else {}
+
+
 def write_lock(mirror: Path, lock_path: Path = LOCK_PATH) -> dict:
-    """Record the mirror's commit and the sha256 of every pinned file it holds."""
+    """Record the mirror's commit and the sha256 of every pinned file it holds (extensions kept)."""
     pin = json.loads((mirror / "PIN.json").read_text(encoding="utf-8"))
     files = {}
     for path in sorted(pin["files"]):
@@ -74,25 +93,64 @@ def write_lock(mirror: Path, lock_path: Path = LOCK_PATH) -> dict:
         "commit": pin["commit"],
         "files": files,
     }
+    extensions = _existing_extensions(lock_path)
+    if extensions:
+        lock["extensions"] = extensions
     lock_path.write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return lock
 
 
-def _mirror() -> Path | None:
-    configured = os.environ.get("MCP_SPEC_MIRROR")
+def write_extension_lock(name: str, mirror: Path, lock_path: Path = LOCK_PATH) -> dict:
+    """Record an extension's pinned pages (commit and sha256 of each) from its mirror's PIN.json."""
+    if name not in EXTENSIONS:
+        raise SpecPinError(f"unknown extension {name!r} (known: {', '.join(EXTENSIONS)})")
+    pin = json.loads((mirror / "PIN.json").read_text(encoding="utf-8"))
+    files = {}
+    for path, entry in sorted(pin["files"].items()):
+        if is_pinned_extension_path(name, path):
+            actual = sha256_of((mirror / path).read_bytes())
+            if actual != entry["sha256"]:
+                raise SpecPinError(f"{mirror / path}: sha256 {actual} differs from the mirror's PIN.json")
+            files[path] = {"commit": entry["commit"], "sha256": actual}
+    lock = read_lock(lock_path)
+    lock.setdefault("extensions", {})[name] = {"repository": pin["repository"], "files": files}
+    lock_path.write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return lock
+
+
+def _mirror(variable: str = "MCP_SPEC_MIRROR", default: Path = DEFAULT_MIRROR) -> Path | None:
+    configured = os.environ.get(variable)
     if configured:
         return Path(configured)
-    return DEFAULT_MIRROR if DEFAULT_MIRROR.is_dir() else None
+    return default if default.is_dir() else None
 
 
-def _fetch(lock: dict, path: str, mirror: Path | None) -> tuple[bytes, str]:
+def mirror_variable(name: str) -> str:
+    """The environment variable naming an extension's mirror: ``ext-apps`` -> ``MCP_EXT_APPS_MIRROR``."""
+    return f"MCP_{name.upper().replace('-', '_')}_MIRROR"
+
+
+def _extension_mirror(name: str) -> Path | None:
+    return _mirror(mirror_variable(name), PROJECT_ROOT.parent / "shared" / f"mcp-{name}")
+
+
+def how_to_get_extension(name: str) -> str:
+    return (
+        f"set {mirror_variable(name)} to a checkout of {EXTENSIONS[name].repository} at the pinned commits "
+        f"(every machine here has one at ../shared/mcp-{name}), or allow downloads from GitHub"
+    )
+
+
+def _fetch(
+    repository: str, commit: str, path: str, mirror: Path | None, how_to_get_it: str = HOW_TO_GET_IT
+) -> tuple[bytes, str]:
     if mirror is not None:
         source = mirror / path
         try:
             return source.read_bytes(), str(source)
         except FileNotFoundError as exc:
-            raise SpecPinError(f"{source}: pinned spec file is missing from the mirror; {HOW_TO_GET_IT}") from exc
-    url = RAW_URL.format(repository=lock["repository"], commit=lock["commit"], path=path)
+            raise SpecPinError(f"{source}: pinned spec file is missing from the mirror; {how_to_get_it}") from exc
+    url = RAW_URL.format(repository=repository, commit=commit, path=path)
     import urllib.error  # here: most runs read a mirror, and every scripted stdio server imports this module
     import urllib.request
 
@@ -100,7 +158,12 @@ def _fetch(lock: dict, path: str, mirror: Path | None) -> tuple[bytes, str]:
         with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response:
             return response.read(), url
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        raise SpecPinError(f"cannot download {url} ({exc}); {HOW_TO_GET_IT}") from exc
+        raise SpecPinError(f"cannot download {url} ({exc}); {how_to_get_it}") from exc
+
+
+def extension_root(spec_root: Path, name: str) -> Path:
+    """Where materialise() puts an extension's pinned files, laid out like its repository."""
+    return spec_root / "extensions" / name
 
 
 def cache_dir(lock: dict) -> Path:
@@ -108,27 +171,56 @@ def cache_dir(lock: dict) -> Path:
     return base / lock["commit"]
 
 
+@dataclass(frozen=True)
+class _PinnedFile:
+    repository: str
+    commit: str
+    path: str  # in its repository
+    sha256: str
+    mirror: Path | None
+    how_to_get_it: str
+    destination: str  # below the cache directory
+
+
+def _pinned_files(lock: dict) -> list[_PinnedFile]:
+    """Every file the lock pins: the spec's, then each extension's."""
+    files = [
+        _PinnedFile(lock["repository"], lock["commit"], path, expected, _mirror(), HOW_TO_GET_IT, path)
+        for path, expected in sorted(lock["files"].items())
+    ]
+    for name, pinned in sorted(lock.get("extensions", {}).items()):
+        mirror, how = _extension_mirror(name), how_to_get_extension(name)
+        files += [
+            _PinnedFile(
+                pinned["repository"], entry["commit"], path, entry["sha256"], mirror, how, f"extensions/{name}/{path}"
+            )
+            for path, entry in sorted(pinned["files"].items())
+        ]
+    return files
+
+
 def materialise(lock_path: Path = LOCK_PATH) -> Path:
-    """Return a directory holding exactly the pinned files, verified against the lock."""
+    """Return a directory holding exactly the pinned files, verified against the lock (an extension's
+    below ``extensions/<name>/``, see ``extension_root``)."""
     lock = read_lock(lock_path)
     target = cache_dir(lock)
     stamp = target / ".verified"
-    lock_digest = sha256_of(json.dumps(lock["files"], sort_keys=True).encode())
+    pinned = [lock["files"], lock["extensions"]] if lock.get("extensions") else lock["files"]
+    lock_digest = sha256_of(json.dumps(pinned, sort_keys=True).encode())
     if stamp.is_file() and stamp.read_text() == lock_digest:
         return target
-    mirror = _mirror()
     staging = target.with_name(target.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
-    for path, expected in sorted(lock["files"].items()):
-        data, source = _fetch(lock, path, mirror)
+    for file in _pinned_files(lock):
+        data, source = _fetch(file.repository, file.commit, file.path, file.mirror, file.how_to_get_it)
         actual = sha256_of(data)
-        if actual != expected:
+        if actual != file.sha256:
             shutil.rmtree(staging, ignore_errors=True)
             raise SpecPinError(
-                f"{source}: sha256 is {actual} but {lock_path.name} pins {expected} "
-                f"(commit {lock['commit']}); refusing a spec that is not the pinned one"
+                f"{source}: sha256 is {actual} but {lock_path.name} pins {file.sha256} "
+                f"(commit {file.commit}); refusing a spec that is not the pinned one"
             )
-        destination = staging / path
+        destination = staging / file.destination
         destination.parent.mkdir(parents=True, exist_ok=True)
         destination.write_bytes(data)
     (staging / ".verified").write_text(lock_digest)

@@ -21,6 +21,10 @@ or notification that one side sends: a member of the schema's ``ClientRequest``,
 ``ClientNotification``, ``ServerNotification``, ``ClientResult`` and ``ServerResult`` unions) is a
 unit of kind ``definition`` whose text is the definition's canonical JSON, and which a catalogue
 row must account for like a sentence ("what a side sends of this type validates against it").
+
+The pages of each catalogued extension's pinned specification (``EXTENSIONS``) are swept the same way,
+every revision of them (drafts included), their sentences marked with the extension's name and its
+own revision.
 """
 
 from __future__ import annotations
@@ -42,7 +46,8 @@ from conformance.catalogue.locator import (
     fingerprint,
     normalise_sentence,
 )
-from conformance.catalogue.vocabulary import KEYWORD_PATTERN, REVISIONS
+from conformance.catalogue.spec_pin import extension_root
+from conformance.catalogue.vocabulary import EXTENSIONS, KEYWORD_PATTERN, REVISIONS, qualified_revision
 
 SCHEMA_PAGE = "schema.json"
 DEFINITION = "definition"
@@ -85,6 +90,12 @@ class Sentence:
     # an item of a list under a keyword lead-in (text: the lead-in, then the item)
     kind: str = "sentence"
     lead_in: str = ""  # for a list item: the lead-in sentence whose keywords bind it
+    extension: str = ""  # the extension whose specification it is in (its revision is the extension's); "" for MCP
+
+    @property
+    def qualified_revision(self) -> str:
+        """The revision, prefixed with its extension's name for an extension's (``ext-apps:2026-01-26``)."""
+        return qualified_revision(self.extension, self.revision)
 
     @property
     def normative(self) -> bool:
@@ -97,7 +108,7 @@ class Sentence:
 
     @property
     def locator(self) -> Locator:
-        return Locator(self.revision, self.page, self.anchor, self.fingerprint)
+        return Locator(self.revision, self.page, self.anchor, self.fingerprint, self.extension)
 
 
 def slugify(heading: str) -> str:
@@ -309,7 +320,9 @@ def _definition_units(revision: str, schema: dict) -> Iterator[Sentence]:
         )
 
 
-def _sentences(revision: str, page: str, units: Iterator[tuple[str, int, str, str]]) -> Iterator[Sentence]:
+def _sentences(
+    revision: str, page: str, units: Iterator[tuple[str, int, str, str]], extension: str = ""
+) -> Iterator[Sentence]:
     for anchor, line, text, lead_in in units:
         if lead_in and not KEYWORD_PATTERN.search(text) and normalise_sentence(text):
             item = normalise_sentence(f"{lead_in} {text}")
@@ -323,6 +336,7 @@ def _sentences(revision: str, page: str, units: Iterator[tuple[str, int, str, st
                 keywords=(),
                 kind=LIST_ITEM,
                 lead_in=lead_in,
+                extension=extension,
             )
             continue
         for sentence in split_sentences(text):
@@ -334,6 +348,7 @@ def _sentences(revision: str, page: str, units: Iterator[tuple[str, int, str, st
                 text=sentence,
                 fingerprint=fingerprint(sentence),
                 keywords=tuple(KEYWORD_PATTERN.findall(sentence)),
+                extension=extension,
             )
 
 
@@ -350,8 +365,22 @@ def sweep_revision(spec_root: Path, revision: str) -> list[Sentence]:
     return found
 
 
-def sweep(spec_root: Path, revisions: tuple[str, ...] = REVISIONS) -> list[Sentence]:
-    return [s for revision in revisions for s in sweep_revision(spec_root, revision)]
+def sweep_extension(spec_root: Path, name: str) -> list[Sentence]:
+    """Every sentence of every revision of an extension's pages, materialised below ``spec_root``."""
+    found: list[Sentence] = []
+    for revision in EXTENSIONS[name].revisions:
+        pages_root = extension_root(spec_root, name) / "specification" / revision
+        for path in sorted(pages_root.rglob("*.mdx")):
+            page = path.relative_to(pages_root).with_suffix("").as_posix()
+            found.extend(_sentences(revision, page, _mdx_units(path.read_text(encoding="utf-8")), name))
+    return found
+
+
+def sweep(
+    spec_root: Path, revisions: tuple[str, ...] = REVISIONS, extensions: tuple[str, ...] = tuple(EXTENSIONS)
+) -> list[Sentence]:
+    found = [s for revision in revisions for s in sweep_revision(spec_root, revision)]
+    return found + [s for name in extensions for s in sweep_extension(spec_root, name)]
 
 
 def to_json(sentences: list[Sentence]) -> list[dict]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 REVISIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 SIDES: tuple[str, ...] = ("server", "client")
@@ -61,7 +62,51 @@ AREAS: tuple[str, ...] = (
     "roots",
     "sampling",
     "elicitation",
+    "apps",
 )
+
+
+@dataclass(frozen=True)
+class Extension:
+    """An MCP extension catalogued in its own area from its own pinned specification.
+
+    ``name`` prefixes its locators (``ext-apps:2026-01-26/apps#...``) and names its lock section, its
+    mirror (``../shared/mcp-<name>``) and its cache folder. ``applies_at`` maps each of its revisions
+    (oldest first) to the MCP revisions, the matrix's revision axis, at which that revision's rows
+    apply; a revision mapped to none (a draft) is swept but kept out of the matrix.
+    """
+
+    name: str
+    area: str
+    repository: str
+    applies_at: dict[str, tuple[str, ...]]
+
+    @property
+    def revisions(self) -> tuple[str, ...]:
+        return tuple(self.applies_at)
+
+    def page_url(self, revision: str, page: str, anchor: str) -> str:
+        fragment = f"#{anchor}" if anchor else ""
+        return f"https://github.com/{self.repository}/blob/main/specification/{revision}/{page}.mdx{fragment}"
+
+
+# MCP Apps: its stable revision uses `_meta` on Tool, Resource and resource contents (to link a tool to its
+# UI and to carry the UI's security metadata), which the MCP schema defines from 2025-06-18 on; the draft
+# is kept out of the matrix (docs/spec/requirements.md, section apps).
+EXTENSIONS: dict[str, Extension] = {
+    "ext-apps": Extension(
+        name="ext-apps",
+        area="apps",
+        repository="modelcontextprotocol/ext-apps",
+        applies_at={"2026-01-26": REVISIONS[2:], "draft": ()},
+    ),
+}
+
+
+def qualified_revision(extension: str, revision: str) -> str:
+    """A revision named with its specification: an MCP revision as it is, an extension's as ``ext-apps:draft``."""
+    return f"{extension}:{revision}" if extension else revision
+
 
 SIDE_CHOICES: dict[str, tuple[str, ...]] = {"server": ("server",), "client": ("client",), "both": SIDES}
 

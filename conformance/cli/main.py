@@ -1,6 +1,7 @@
 """``python -m conformance <command>``: the suite's command line.
 
-spec       materialise the pinned spec (``--lock MIRROR`` rewrites the lock from a mirror)
+spec       materialise the pinned spec and extensions (``--lock MIRROR`` and ``--lock-extension NAME=MIRROR``
+           rewrite the lock from a mirror)
 sweep      list the spec's normative sentences, with locators (``--unaccounted`` for the gaps)
 generate   regenerate requirements.json and the matrix docs
 show ID    a requirement, its clauses resolved from the pinned spec, and its matrix state
@@ -11,6 +12,7 @@ bench      time each stage of the machinery (median of several runs)
 stability  the timing-dependent client tests N times in a row: the items whose outcome changed
 validate   judge recorded session traces offline against the catalogue (docs/trace-format.md)
 referee    the pinned official suite: install, run, gate, cross-check (``referee --help``)
+capture    record any client and server's session as a trace: a stdio wrapper or a loopback HTTP proxy
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ def _cmd_spec(args: argparse.Namespace) -> int:
     if args.lock:
         lock = spec_pin.write_lock(Path(args.lock))
         print(f"locked {len(lock['files'])} files at commit {lock['commit']}")
+    for pair in args.lock_extension:
+        name, _, mirror = pair.partition("=")
+        pinned = spec_pin.write_extension_lock(name, Path(mirror))["extensions"][name]["files"]
+        print(f"locked {len(pinned)} files of the extension {name}")
     print(spec_pin.materialise())
     return 0
 
@@ -41,8 +47,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from conformance.catalogue.overrides import load_overrides
     from conformance.catalogue.rows import load_catalogue
     from conformance.catalogue.sweep import DEFINITION
-    from conformance.catalogue.vocabulary import REVISIONS
+    from conformance.catalogue.vocabulary import EXTENSIONS, REVISIONS, qualified_revision
 
+    order = [*REVISIONS, *(qualified_revision(name, r) for name, e in EXTENSIONS.items() for r in e.revisions)]
     sentences = load_sweep()
     catalogue = load_catalogue(Path(args.catalogue)) if args.catalogue else load_catalogue()
     overrides = load_overrides(catalogue, Path(args.overrides)) if args.overrides else load_overrides(catalogue)
@@ -53,12 +60,12 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if args.anchor:
         shown = [s for s in shown if any(fnmatch.fnmatch(s.anchor, pattern) for pattern in args.anchor)]
     if args.revision:
-        shown = [s for s in shown if s.revision in args.revision]
+        shown = [s for s in shown if s.qualified_revision in args.revision]
     groups: dict[str, list] = defaultdict(list)
     for sentence in shown:
         groups[sentence.fingerprint].append(sentence)
     for fingerprint, same in groups.items():
-        revisions = sorted({s.revision for s in same}, key=REVISIONS.index)
+        revisions = sorted({s.qualified_revision for s in same}, key=order.index)
         keywords = same[0].keywords or same[0].inherited_keywords  # a list item's, from its lead-in
         kind = " ".join(sorted(set(keywords))) or same[0].kind
         print(f"{fingerprint}  [{', '.join(revisions)}]  {kind}")
@@ -76,11 +83,11 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from conformance.catalogue.spec_pin import materialise
 
     swept, counted = swept_keyword_counts(sentences), independent_keyword_counts(materialise())
-    print("revision     normative units      unaccounted  keywords swept  keywords counted independently")
+    print(f"{'revision':19} normative units  unaccounted  keywords swept  keywords counted independently")
     for revision, (total, missing) in accounting.by_revision().items():
         in_swept = sum(n for (r, _), n in swept.items() if r == revision)
         in_files = sum(n for (r, _), n in counted.items() if r == revision)
-        print(f"{revision}   {total:19d}  {missing:11d}  {in_swept:14d}  {in_files:30d}")
+        print(f"{revision:19} {total:15d}  {missing:11d}  {in_swept:14d}  {in_files:30d}")
     return 1 if accounting.unaccounted or accounting.unresolved or accounting.stale_not_requirements else 0
 
 
@@ -111,6 +118,7 @@ def _cmd_summary(args: argparse.Namespace) -> int:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     from conformance.catalogue.accounting import load_sweep
+    from conformance.catalogue.locator import Locator
     from conformance.matrix.build import build
 
     built = build()
@@ -125,13 +133,19 @@ def _cmd_show(args: argparse.Namespace) -> int:
         print(f"  notes: {requirement['notes']}")
     sentences = load_sweep()
     for source in requirement["sources"]:
-        fingerprint = source.rsplit("@", 1)[1]
-        matches = [s for s in sentences if s.fingerprint == fingerprint and s.revision in requirement["revisions"]]
+        locator = Locator.parse(source)
+        matches = [
+            s
+            for s in sentences
+            if s.fingerprint == locator.fingerprint
+            and s.extension == locator.extension
+            and (s.extension or s.revision in requirement["revisions"])
+        ]
         resolved = "" if any(str(s.locator) == source for s in matches) else "  (DOES NOT RESOLVE: review the row)"
         print(f"  source {source}{resolved}")
         if matches:
             print(f"    > {_shown(matches[0])}")
-            print(f"    (stands in {', '.join(sorted({s.revision for s in matches}))})")
+            print(f"    (stands in {', '.join(sorted({s.qualified_revision for s in matches}))})")
     print("  cells:")
     for cell in built.cells:
         if cell.requirement == args.id:
@@ -211,12 +225,21 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     spec = commands.add_parser("spec", help="materialise the pinned spec")
     spec.add_argument("--lock", metavar="MIRROR", help="rewrite the lock from this spec mirror first")
+    spec.add_argument(
+        "--lock-extension",
+        metavar="NAME=MIRROR",
+        action="append",
+        default=[],
+        help="rewrite the lock's pins of the extension NAME from its mirror first (ext-apps=../shared/mcp-ext-apps)",
+    )
     spec.set_defaults(run=_cmd_spec)
     sweep = commands.add_parser("sweep", help="list normative sentences of the pinned spec")
     sweep.add_argument("--unaccounted", action="store_true", help="only those no row or override accounts for")
     sweep.add_argument("--page", action="append", help="page glob, e.g. 'basic/lifecycle' or 'server/*'")
     sweep.add_argument("--anchor", action="append", help="section anchor glob (repeatable)")
-    sweep.add_argument("--revision", action="append", help="only this revision (repeatable)")
+    sweep.add_argument(
+        "--revision", action="append", help="only this revision (repeatable; an extension's as ext-apps:draft)"
+    )
     sweep.add_argument("--catalogue", help="read this catalogue instead of docs/spec/requirements.md")
     sweep.add_argument("--overrides", help="read override YAML files from this folder instead of overrides/")
     sweep.set_defaults(run=_cmd_sweep)
@@ -251,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
     from conformance.referee.cli import add_parser as add_referee_parser
 
     add_referee_parser(commands)  # referee install|run|gate|crosscheck|all|draft (conformance/referee/)
+    from conformance.capture.cli import add_parser as add_capture_parser
+
+    add_capture_parser(commands)  # capture -o FILE -- SERVER_CMD... | --listen PORT --upstream URL
     args = parser.parse_args(argv)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `... | head` ends the output quietly
     try:

@@ -1,0 +1,125 @@
+"""Coverage of the apps area (MCP Apps, the extension catalogued from its own pinned specification, #15).
+
+Loaded by path (this folder is not a package); see conformance/matrix/covers.py. Every row applies at
+2025-06-18, 2025-11-25 and 2026-07-28 (docs/spec/requirements.md, section apps). The server cells the Apps
+checks of conformance/test_apps.py judge are gapped to #15 until their Covers arrive: take a row off the
+first list when its Cover lands.
+"""
+
+from conformance.matrix.covers import Cover, Gap, gaps
+
+COVERS: list[Cover] = []
+
+GAPS: list[Gap] = [
+    *gaps(
+        "#15",
+        "the server-side Apps checks (conformance/test_apps.py: ui-tools-present, ui-tool-metadata-valid, "
+        "ui-tool-input-schema-valid, ui-listed-resources-valid, ui-resources-readable, ui-resource-contents-valid, "
+        "ui-resource-meta-valid) are being built; their Covers replace these",
+        {
+            "apps-tool-ui-linkage": "server",
+            "apps-tool-resource-uri-ui-scheme": "server",
+            "apps-tool-visibility-values": "server",
+            "apps-tool-flat-resource-uri-deprecated": "server",
+            "apps-tool-input-schema": "server",
+            "apps-ui-resource-uri-scheme": "server",
+            "apps-ui-resource-mime-type": "server",
+            "apps-ui-resource-content-text-or-blob": "server",
+            "apps-ui-resource-content-html": "server",
+            "apps-ui-resource-read-matches": "server",
+            "apps-ui-resource-meta-valid": "server",
+            "apps-tool-resource-exists": "server",
+            "apps-server-may-omit-ui-only-resources": "server",
+        },
+    ),
+    *gaps(
+        "#15",
+        "no Apps check calls a UI-linked tool or opens a second session whose host does not advertise the "
+        "extension, which these need (the tool's result, its text-only behaviour, the tools a host without "
+        "the extension is offered)",
+        {
+            "apps-server-check-host-capability": "server",
+            "apps-server-text-fallback": "server",
+            "apps-tool-result-content": "server",
+            "apps-server-tool-variants": "server",
+        },
+    ),
+    *gaps(
+        "#15",
+        "a check on a host's MCP traffic (the extension's mimeTypes in its capabilities, resources/read of the UI "
+        "of a tool it called) needs a client target that is an Apps host; none of the client targets is one",
+        {
+            "apps-host-capability-mime-types": "client",
+            "apps-host-read-ui-resource": "client",
+        },
+    ),
+    *gaps(
+        "L-181",
+        "the view is the HTML app the server serves; the suite reads it but does not run it in a host's iframe",
+        {
+            "apps-view-initialize-capabilities": "server",
+            "apps-view-declare-display-modes": "server",
+            "apps-view-check-display-mode": "server",
+            "apps-view-accept-other-display-mode": "server",
+            "apps-view-update-model-context": "server",
+            "apps-view-partial-input-optional": "server",
+            "apps-view-partial-input-not-critical": "server",
+            "apps-view-partial-input-changing-fields": "server",
+            "apps-view-report-size-changes": "server",
+            "apps-view-merge-context-updates": "server",
+        },
+    ),
+    *gaps(
+        "L-180",
+        "what a host does inside its own rendering (the sandbox proxy and iframes, the CSP it applies, the "
+        "postMessage traffic with the view, what it gives the model and the user) shows on no wire the suite "
+        "stands on",
+        {
+            "apps-host-prefetch-ui-resources": "client",
+            "apps-host-hide-app-only-tools-from-model": "client",
+            "apps-host-reject-app-calls-outside-visibility": "client",
+            "apps-host-csp-from-declared-domains": "client",
+            "apps-host-csp-restrictive-default": "client",
+            "apps-host-csp-no-undeclared-domains": "client",
+            "apps-host-csp-audit-log": "client",
+            "apps-host-sandboxed-iframes": "client",
+            "apps-host-warn-external-domains": "client",
+            "apps-host-domain-allowlists": "client",
+            "apps-host-web-sandbox-proxy": "client",
+            "apps-host-sandbox-distinct-origin": "client",
+            "apps-host-sandbox-permissions": "client",
+            "apps-host-sandbox-proxy-ready": "client",
+            "apps-host-send-resource-to-sandbox": "client",
+            "apps-host-sandbox-csp-declared": "client",
+            "apps-host-sandbox-frame-src": "client",
+            "apps-host-sandbox-base-uri": "client",
+            "apps-host-sandbox-object-src": "client",
+            "apps-host-sandbox-allow-attribute": "client",
+            "apps-host-sandbox-forward-messages": "client",
+            "apps-host-wait-for-view-initialized": "client",
+            "apps-host-sandbox-no-own-requests": "client",
+            "apps-host-forward-view-messages": "client",
+            "apps-host-view-connection-compliant": "client",
+            "apps-host-context-in-initialize": "client",
+            "apps-host-follow-size-changes": "client",
+            "apps-host-display-mode-only-declared": "client",
+            "apps-host-display-mode-report-result": "client",
+            "apps-host-display-mode-unavailable-current": "client",
+            "apps-host-display-mode-may-decline": "client",
+            "apps-host-open-link-in-browser": "client",
+            "apps-host-message-into-conversation": "client",
+            "apps-host-message-consent": "client",
+            "apps-host-model-context-future-turns": "client",
+            "apps-host-model-context-handling": "client",
+            "apps-host-model-context-last-update": "client",
+            "apps-host-send-tool-input": "client",
+            "apps-host-partial-tool-input": "client",
+            "apps-host-partial-tool-input-stop": "client",
+            "apps-host-send-tool-result": "client",
+            "apps-host-send-tool-cancelled": "client",
+            "apps-host-teardown-notice": "client",
+            "apps-host-teardown-wait": "client",
+            "apps-host-context-change-notice": "client",
+        },
+    ),
+]
