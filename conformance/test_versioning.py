@@ -18,7 +18,7 @@ from conformance.harness.scripted_server import Answer, ScriptedPeer, ScriptedSe
 from conformance.harness.trace import Trace
 from conformance.harness.wire import params_of
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import CALL_REPORT_KEY, ClientRun
+from conformance.run.plugin import ClientRun, trace_goes
 
 RunClient = Callable[[str], ClientRun]
 MODERN = "2026-07-28"
@@ -238,8 +238,7 @@ def legacy_http(http_server_url: str, http_server: HttpPeer, request: pytest.Fix
     trace = Trace(http_server.trace.path.with_suffix(".legacy.jsonl"), "streamable-http")
     with HttpPeer(http_server_url, trace, LEGACY) as peer:
         yield peer
-    report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and report.passed:
+    if trace_goes(request):
         trace.path.unlink(missing_ok=True)
 
 

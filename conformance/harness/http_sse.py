@@ -4,7 +4,7 @@ The client GETs the server's SSE endpoint; the stream's first event, ``endpoint`
 relative to the SSE endpoint's URL) where the client POSTs its messages, one a request. The server
 answers each POST with a bare acceptance and sends its own messages, responses included, as SSE
 ``message`` events on the stream. A reader thread delivers each ``message`` event to the session
-as it comes; every exchange is recorded in the trace as an ``http`` event (transport ``http+sse``),
+as it comes; every exchange is recorded in the trace as an ``http`` event (transport ``sse``),
 the ``endpoint`` event as a ``lifecycle`` event. Only loopback addresses are accepted; every wait
 is bounded. Faults apply as on the other transports: to the frames (``Peer``), to statuses and
 headers (``http-status``, ``http-header``: ``GET`` for the stream, a method for the POST carrying

@@ -1,23 +1,60 @@
 """Session traces: one JSON event a line, the evidence of every session the harness holds.
 
 ``seq`` is the only ordering authority; ``direction`` is ``client-to-server`` or
-``server-to-client``; ``transport`` is ``stdio``, ``streamable-http`` or ``http+sse``; ``kind`` is
-``message`` (with ``payload`` verbatim), ``http`` (``method``, ``status``, ``headers``) or
-``lifecycle`` (``event``); ``ts`` is optional. The offline validator reads the same format.
+``server-to-client``; ``transport`` is ``stdio``, ``streamable-http`` or ``sse`` (the HTTP+SSE
+transport of 2024-11-05); ``kind`` is ``message`` (with ``payload`` verbatim), ``http``
+(``method``, ``status`` on a response, ``headers``) or ``lifecycle`` (``event``); ``ts`` is
+optional. The offline validator reads the same format (docs/trace-format.md).
+
+What the writer keeps out of a trace, whoever records through it (the harness or ``capture``):
+of the headers it writes only those a conformance check can be about (``RECORDED_HEADERS`` and
+every ``Mcp-*`` header), never a credential-bearing one (``CREDENTIAL_HEADERS``), and a session id
+(the ``Mcp-Session-Id`` header, a ``session`` query parameter of a 2024-11-05 endpoint URL) only
+as a pseudonym: a keyed hash under a key drawn for this trace, the same for the same id within
+the trace and unlinkable to it without the key, which is never written. An event whose line would
+be longer than a reader takes (``LONGEST_LINE``) is written as a ``lifecycle`` ``oversized`` event.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import itertools
 import json
+import secrets
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 DIRECTIONS = ("client-to-server", "server-to-client")
-TRANSPORTS = ("stdio", "streamable-http", "http+sse")
+TRANSPORTS = ("stdio", "streamable-http", "sse")
 KINDS = ("message", "http", "lifecycle")
+
+CREDENTIAL_HEADERS = frozenset({"authorization", "cookie", "set-cookie", "proxy-authorization"})
+SESSION_HEADER = "mcp-session-id"
+MCP_HEADER_PREFIX = "mcp-"  # Mcp-Session-Id, MCP-Protocol-Version, and 2026-07-28's Mcp-Method, Mcp-Name, Mcp-Param-*
+RECORDED_HEADERS = frozenset(
+    {
+        "accept",
+        "allow",
+        "cache-control",
+        "content-encoding",
+        "content-length",
+        "content-type",
+        "host",
+        "last-event-id",
+        "location",
+        "origin",
+        "retry-after",
+        "transfer-encoding",
+        "www-authenticate",
+    }
+)
+PSEUDONYM_PREFIX = "pseudonym-"
+LONGEST_LINE = 16 * 1024 * 1024  # the longest line a reader takes (docs/trace-format.md, "Limits")
 
 
 class Trace:
@@ -25,24 +62,32 @@ class Trace:
 
     def __init__(self, path: Path, transport: str) -> None:
         if transport not in TRANSPORTS:
-            raise ValueError(f"unknown transport {transport!r}")
+            raise ValueError(f"unknown transport {transport!r} (one of {', '.join(TRANSPORTS)})")
         self.path = path
         self.transport = transport
         self._seq = itertools.count(1)
         self._lock = threading.Lock()
+        self._pseudonym_key = secrets.token_bytes(32)
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file: TextIO = path.open("w", encoding="utf-8")
 
     def record(self, direction: str, kind: str, **fields: Any) -> None:
         if direction not in DIRECTIONS or kind not in KINDS:
             raise ValueError(f"bad trace event: direction={direction!r} kind={kind!r}")
+        if isinstance(fields.get("headers"), Mapping):
+            fields["headers"] = self.recorded_headers(fields["headers"])
+        if kind == "lifecycle" and fields.get("event") == "endpoint" and isinstance(fields.get("data"), str):
+            fields["data"] = self.pseudonymous_url(fields["data"])
         with self._lock:
             if self._file.closed:
                 return
             event = {"seq": next(self._seq), "direction": direction, "transport": self.transport, "kind": kind}
             event |= fields
             event["ts"] = round(time.time(), 6)
-            self._file.write(json.dumps(event, ensure_ascii=False) + "\n")
+            line = json.dumps(event, ensure_ascii=False)
+            if len(line.encode("utf-8", "surrogatepass")) > LONGEST_LINE:
+                line = json.dumps(_oversized(event, line), ensure_ascii=False)
+            self._file.write(line + "\n")
             self._file.flush()
 
     def message(self, direction: str, payload: Any) -> None:
@@ -51,6 +96,44 @@ class Trace:
     def lifecycle(self, direction: str, event: str, **fields: Any) -> None:
         self.record(direction, "lifecycle", event=event, **fields)
 
+    def pseudonym(self, session_id: str) -> str:
+        """The stand-in for ``session_id`` in this trace (stable within it, keyed by its own secret)."""
+        digest = hmac.new(self._pseudonym_key, session_id.encode("utf-8", "surrogateescape"), hashlib.sha256)
+        return PSEUDONYM_PREFIX + digest.hexdigest()[:16]
+
+    def recorded_headers(self, headers: Mapping[str, str]) -> dict[str, str]:
+        """The headers a trace keeps of ``headers``: names lowercased, credentials left out, the session
+        id as its pseudonym."""
+        kept: dict[str, str] = {}
+        for name, value in headers.items():
+            lowered = name.lower()
+            if lowered in CREDENTIAL_HEADERS:
+                continue
+            if lowered in RECORDED_HEADERS or lowered.startswith(MCP_HEADER_PREFIX):
+                kept[lowered] = self.pseudonym(value) if lowered == SESSION_HEADER else value
+        return kept
+
+    def pseudonymous_url(self, url: str) -> str:
+        """``url`` with the value of each query parameter that names a session replaced by its pseudonym
+        (2024-11-05's endpoint URLs carry the session there: ``?sessionId=``, ``?session_id=``)."""
+        parts = urlsplit(url)
+        if not parts.query:
+            return url
+        query = [
+            (name, self.pseudonym(value) if "session" in name.lower() else value)
+            for name, value in parse_qsl(parts.query, keep_blank_values=True)
+        ]
+        return urlunsplit(parts._replace(query=urlencode(query)))
+
     def close(self) -> None:
         with self._lock:
             self._file.close()
+
+
+def _oversized(event: dict[str, Any], line: str) -> dict[str, Any]:
+    """What stands for an event too long for a trace line: a ``lifecycle`` ``oversized`` event with the
+    event's own kind, its size and the sha256 of the line it would have been."""
+    kept = {name: event[name] for name in ("seq", "direction", "transport", "ts")}
+    encoded = line.encode("utf-8", "surrogatepass")
+    described = {"of": event["kind"], "size": len(encoded), "sha256": hashlib.sha256(encoded).hexdigest()}
+    return kept | {"kind": "lifecycle", "event": "oversized"} | described

@@ -86,6 +86,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "TypeScript SDK's client)",
     )
     group.addoption(
+        "--keep-traces",
+        action="store_true",
+        help="keep the session trace of every test, not only of those that fail, warn or are inconclusive "
+        "(the traces the offline validator and its calibration read)",
+    )
+    group.addoption(
         "--target",
         default=None,
         help="the target profile: a name in targets/ or a path to a YAML file (default: sdk-python, the "
@@ -311,8 +317,7 @@ def authorization_trace(request: pytest.FixtureRequest) -> Iterator[Trace]:
     trace = Trace(_trace_path(request).with_suffix(".authorization.jsonl"), "streamable-http")
     yield trace
     trace.close()
-    report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and passed_outright(report):
+    if trace_goes(request):
         trace.path.unlink(missing_ok=True)
 
 
@@ -391,12 +396,11 @@ def _session(
     peer.roles = target.roles
     yield peer
     peer.close()
-    report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and passed_outright(report):
+    if trace_goes(request):
         trace.path.unlink(missing_ok=True)
 
 
-SSE = "sse"  # 2024-11-05's HTTP+SSE in target profiles; ``http+sse`` in the vocabulary, test ids and traces
+SSE = "sse"  # 2024-11-05's HTTP+SSE in target profiles and traces; ``http+sse`` in the vocabulary and test ids
 
 
 @pytest.fixture(scope="session")
@@ -411,7 +415,7 @@ def sse_server(
 ) -> Iterator[HttpSsePeer]:
     """A fresh HTTP+SSE session (2024-11-05) with the server under test; its stream opens on first use."""
     yield from _session(
-        "http+sse", target, request, lambda trace, fault: HttpSsePeer(sse_server_url, trace, revision, fault=fault)
+        "sse", target, request, lambda trace, fault: HttpSsePeer(sse_server_url, trace, revision, fault=fault)
     )
 
 
@@ -518,8 +522,7 @@ def _scripted_http(
         raise HarnessError(
             f"the scripted {transport} server sent answers its own schema refuses:\n" + "\n".join(server.harness_errors)
         )
-    report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and passed_outright(report):
+    if trace_goes(request):
         trace.path.unlink(missing_ok=True)
 
 
@@ -555,8 +558,7 @@ def scripted_stdio(revision: str, request: pytest.FixtureRequest) -> Iterator[Sc
         raise HarnessError(
             "the scripted stdio server sent answers its own schema refuses:\n" + "\n".join(server.harness_errors)
         )
-    report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and passed_outright(report):
+    if trace_goes(request):
         for record in server.paths:
             record.unlink(missing_ok=True)
 
@@ -597,7 +599,7 @@ def run_stdio_client(
 @pytest.fixture
 def scripted_sse_server(revision: str, request: pytest.FixtureRequest) -> Iterator[ScriptedSseServer]:
     """The harness as an HTTP+SSE server (2024-11-05) of ``revision`` for the client under test."""
-    yield from _scripted_http(ScriptedSseServer, "http+sse", revision, request)
+    yield from _scripted_http(ScriptedSseServer, "sse", revision, request)
 
 
 @pytest.fixture
@@ -689,8 +691,7 @@ def open_session(server_launcher: Launcher, target: Target, request: pytest.Fixt
             yield session
 
     yield open_one
-    report = request.node.stash.get(CALL_REPORT_KEY, None)
-    if report is not None and passed_outright(report):
+    if trace_goes(request):
         for path in paths:
             path.unlink(missing_ok=True)
 
@@ -702,6 +703,13 @@ def peer(transport: str, request: pytest.FixtureRequest) -> Peer:
     if fixture is None:
         raise HarnessError(f"no peer for transport {transport!r}")
     return request.getfixturevalue(fixture)
+
+
+def trace_goes(request: pytest.FixtureRequest) -> bool:
+    """Whether the test's traces can go once it has ended: it passed outright and the run keeps only
+    the evidence of what did not (``--keep-traces`` keeps every trace, for the offline validator)."""
+    report = request.node.stash.get(CALL_REPORT_KEY, None)
+    return report is not None and passed_outright(report) and not request.config.getoption("--keep-traces")
 
 
 def passed_outright(report: pytest.TestReport) -> bool:
