@@ -252,6 +252,8 @@ def request_answer_content_type(session: Session, judgement: Judgement, sides: f
         body = session.body_of.get(request["seq"])
         if request["method"] != "POST" or body is None or body.kind != REQUEST or not 200 <= response["status"] < 300:
             continue
+        if header(response, "content-type") is None:
+            continue  # not recorded (a recorder keeps the headers it finds relevant)
         judgement.examine()
         media = _media_types(header(response, "content-type"))
         if not media & {JSON, EVENT_STREAM}:
@@ -282,6 +284,8 @@ def get_answered_stream_or_405(session: Session, judgement: Judgement, sides: fr
     for request, response in exchanges(session):
         if request["method"] != "GET" or not 200 <= response["status"] < 300:
             continue
+        if header(response, "content-type") is None:
+            continue  # not recorded
         judgement.examine()
         media = _media_types(header(response, "content-type"))
         if EVENT_STREAM not in media:
@@ -303,17 +307,18 @@ def event_stream_unbuffered(session: Session, judgement: Judgement, sides: froze
 
 @check("streamable-http-ended-session-404", not_applicable=_on_streamable_http)
 def ended_session_404(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """Once a DELETE ended a session (a 2xx answer), a request with that session id is answered 404."""
-    ended: set[str] = set()
+    """Once a DELETE ended a session (a 2xx answer), a request sent later with that session id is answered
+    404 (a request sent before the DELETE was answered is not judged)."""
+    ended: dict[str, int] = {}  # session id -> seq of the answer that ended it
     for request, response in exchanges(session):
         session_id = header(request, SESSION_ID_HEADER)
         if session_id is None:
             continue
-        if session_id in ended:
+        if session_id in ended and request["seq"] > ended[session_id]:
             judgement.examine()
             if response["status"] != 404:
                 judgement.fail(
                     response["seq"], f"a request in the ended session answered {response['status']}, not 404"
                 )
         elif request["method"] == "DELETE" and 200 <= response["status"] < 300:
-            ended.add(session_id)
+            ended.setdefault(session_id, response["seq"])

@@ -19,8 +19,6 @@ from conformance.validator.session import (
     id_key,
 )
 
-PARSE_ERROR, INVALID_REQUEST = -32700, -32600
-
 
 def _is_integer(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -110,9 +108,7 @@ def _unmatched(session: Session, judgement: Judgement, sides: frozenset[str], ki
     for response in _responses(session, sides, kinds):
         judgement.examine()
         if response.kind == ERROR and response.id is None:
-            code = response.frame["error"].get("code") if isinstance(response.frame.get("error"), dict) else None
-            if code in (PARSE_ERROR, INVALID_REQUEST):
-                continue  # the request it answers was unreadable: it had no id to carry
+            continue  # JSON-RPC's answer to a message it could not read: there was no id to carry
         if session.request_answered(response) is None:
             judgement.fail(
                 response.seq,
@@ -134,8 +130,8 @@ def result_id_matches(session: Session, judgement: Judgement, sides: frozenset[s
 
 @check("messages-error-response-id-matches-request", "messages-server-error-response-id")
 def error_id_matches(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """Every error response carries the id of a request its peer sent before it (null only for an
-    unreadable request: parse error or invalid request)."""
+    """Every error response carries the id of a request its peer sent before it (null for a message whose
+    id could not be read)."""
     _unmatched(session, judgement, sides, (ERROR,))
 
 
