@@ -1,7 +1,8 @@
 """The catalogue is complete, points at the pinned spec, and says it in its own words.
 
 Completeness is checked, not hoped for: every sentence of every revision that carries an
-uppercase RFC 2119 keyword (pages, schema reference pages and schema.json descriptions), and every
+uppercase RFC 2119 keyword (pages, schema reference pages and schema.json descriptions, and the pages of
+every revision of each catalogued extension, such as MCP Apps), and every
 message definition of every revision's schema (the members of its request, result and notification
 unions, located by the sha256 of their canonical JSON), is accounted for by a row or by a
 not-requirement override (docs/spec/requirements.md, overrides/).
@@ -22,7 +23,7 @@ from conformance.catalogue.accounting import (
 )
 from conformance.catalogue.overrides import load_overrides
 from conformance.catalogue.rows import Catalogue, load_catalogue
-from conformance.catalogue.spec_pin import materialise
+from conformance.catalogue.spec_pin import materialise, materialise_extensions
 from conformance.catalogue.sweep import Sentence
 
 
@@ -65,7 +66,7 @@ def test_every_not_requirement_matches_a_swept_sentence(accounting: Accounting) 
 def test_the_sweep_counts_what_an_independent_count_of_the_files_finds(sentences: list[Sentence]) -> None:
     """Keyword occurrences per page: the parsed sentences against a plain count of the raw files."""
     swept = swept_keyword_counts(sentences)
-    independent = independent_keyword_counts(materialise())
+    independent = independent_keyword_counts(materialise(), materialise_extensions())
     differing = [
         f"{revision} {page}: swept {swept.get((revision, page), 0)}, counted {count}"
         for (revision, page), count in sorted(independent.items())

@@ -113,28 +113,38 @@ def test_an_extension_is_locked_page_by_page_from_its_mirror(pinned_extension: t
     assert set(read_lock(lock)["files"]) == set(FILES)  # the spec's pins untouched
 
 
-def test_an_extension_is_materialised_beside_the_spec(pinned_extension: tuple[Path, Path]) -> None:
-    _, lock = pinned_extension
-    root = materialise(lock)
+def test_an_extension_is_materialised_apart_from_the_spec(
+    pinned_extension: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mirror, lock = pinned_extension
+    root = spec_pin.materialise_extension("ext-apps", lock)
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*.mdx")) == sorted(EXTENSION_FILES)
     for path, (_, data) in EXTENSION_FILES.items():
-        assert (spec_pin.extension_root(root, "ext-apps") / path).read_bytes() == data
-    for path, data in FILES.items():
         assert (root / path).read_bytes() == data
+    monkeypatch.setenv("MCP_EXT_APPS_MIRROR", str(mirror.parent / "nowhere"))
+    assert spec_pin.materialise_extension("ext-apps", lock) == root  # verified: reused without the mirror
+    assert not (materialise(lock) / "specification").exists()  # a run needs the spec alone; it never waits on these
 
 
 def test_an_extension_page_whose_sha256_differs_is_refused_naming_it(pinned_extension: tuple[Path, Path]) -> None:
     mirror, lock = pinned_extension
     (mirror / "specification/draft/apps.mdx").write_bytes(b"# Apps\n\nHosts SHOULD render.\n")
     with pytest.raises(SpecPinError, match=r"specification/draft/apps.mdx: sha256 is .* \(commit bbbb\)"):
-        materialise(lock)
-    assert not (lock.parent / "cache" / "c0ffee").exists()
+        spec_pin.materialise_extension("ext-apps", lock)
+    assert not any((lock.parent / "cache" / "extensions" / "ext-apps").iterdir())
 
 
 def test_a_missing_extension_says_how_to_get_it(pinned_extension: tuple[Path, Path]) -> None:
     mirror, lock = pinned_extension
     (mirror / "specification/2026-01-26/apps.mdx").unlink()
     with pytest.raises(SpecPinError, match="set MCP_EXT_APPS_MIRROR to a checkout of modelcontextprotocol/ext-apps"):
-        materialise(lock)
+        spec_pin.materialise_extension("ext-apps", lock)
+
+
+def test_an_extension_the_lock_does_not_pin_says_how_to_pin_it(pinned: tuple[Path, Path]) -> None:
+    _, lock = pinned
+    with pytest.raises(SpecPinError, match="pins no extension 'ext-apps': python -m conformance spec --lock-extension"):
+        spec_pin.materialise_extension("ext-apps", lock)
 
 
 def test_rewriting_the_spec_lock_keeps_the_extension_pins(pinned_extension: tuple[Path, Path], tmp_path: Path) -> None:

@@ -183,11 +183,10 @@ DRAFT_PAGE = "# Apps\n\n## Content\n\n- URI MUST start with ui://\n- Hosts SHOUL
 
 
 def _extension_sweep(tmp_path: Path) -> list:
-    from conformance.catalogue.spec_pin import extension_root
     from conformance.catalogue.sweep import sweep_extension
 
     for revision, page in (("2026-01-26", STABLE_PAGE), ("draft", DRAFT_PAGE)):
-        pages = extension_root(tmp_path, "ext-apps") / "specification" / revision
+        pages = tmp_path / "specification" / revision
         pages.mkdir(parents=True)
         (pages / "apps.mdx").write_text(page)
     return [s for s in sweep_extension(tmp_path, "ext-apps") if s.normative]

@@ -18,6 +18,7 @@ import hashlib
 import html
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from conformance.catalogue import sweep as sweep_module
 from conformance.catalogue.locator import Locator
 from conformance.catalogue.overrides import Overrides
 from conformance.catalogue.rows import Catalogue
-from conformance.catalogue.spec_pin import PROJECT_ROOT, extension_root, materialise
+from conformance.catalogue.spec_pin import PROJECT_ROOT, materialise, materialise_extensions
 from conformance.catalogue.sweep import SCHEMA_PAGE, Sentence
 from conformance.catalogue.vocabulary import EXTENSIONS, REVISIONS, qualified_revision
 
@@ -33,9 +34,12 @@ _SWEEP_SOURCES = ("sweep.py", "locator.py", "vocabulary.py")
 
 
 def load_sweep() -> list[Sentence]:
-    """The sweep of the pinned spec, cached on disk under a key of the spec and the sweep's code."""
+    """The sweep of the pinned spec and extensions, cached on disk under a key of them and the sweep's code."""
     spec_root = materialise()
+    extension_roots = materialise_extensions()
     key = hashlib.sha256((spec_root / ".verified").read_bytes())
+    for root in extension_roots.values():
+        key.update((root / ".verified").read_bytes())
     for name in _SWEEP_SOURCES:
         key.update((Path(__file__).parent / name).read_bytes())
     cache = spec_root.parent / f"sweep-{key.hexdigest()[:16]}.json"
@@ -45,7 +49,7 @@ def load_sweep() -> list[Sentence]:
             Sentence(**{k: v for k, v in row.items() if k != "locator"} | {"keywords": tuple(row["keywords"])})
             for row in rows
         ]
-    sentences = sweep_module.sweep(spec_root)
+    sentences = sweep_module.sweep(spec_root, extension_roots=extension_roots)
     cache.write_text(json.dumps(sweep_module.to_json(sentences)), encoding="utf-8")
     return sentences
 
@@ -147,13 +151,15 @@ def _descriptions(node: object) -> list[str]:
     return []
 
 
-def independent_keyword_counts(spec_root: Path) -> dict[tuple[str, str], int]:
-    """(revision, page) -> keyword occurrences, counted straight from the files (an extension's pages under
-    their qualified revision)."""
+def independent_keyword_counts(
+    spec_root: Path, extension_roots: Mapping[str, Path] | None = None
+) -> dict[tuple[str, str], int]:
+    """(revision, page) -> keyword occurrences, counted straight from the files (an extension's pages, from
+    its materialised root, under their qualified revision)."""
     counts: dict[tuple[str, str], int] = {}
-    for name, extension in EXTENSIONS.items():
-        for revision in extension.revisions:
-            pages = extension_root(spec_root, name) / "specification" / revision
+    for name, root in (extension_roots or {}).items():
+        for revision in EXTENSIONS[name].revisions:
+            pages = root / "specification" / revision
             for path in sorted(pages.rglob("*.mdx")):
                 page = path.relative_to(pages).with_suffix("").as_posix()
                 counts[qualified_revision(name, revision), page] = _raw_page_count(path.read_text(encoding="utf-8"))

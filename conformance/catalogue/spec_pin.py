@@ -8,8 +8,9 @@ the spec is committed to this repository.
 The lock's ``extensions`` section pins the specification of each catalogued extension the same way
 (``conformance.catalogue.vocabulary.EXTENSIONS``): its repository and, per file, the commit and sha256.
 Its files come from ``$MCP_<NAME>_MIRROR`` (``../shared/mcp-<name>`` by default when it exists, laid out
-like the extension's repository) or are downloaded at each file's commit, and land below
-``extensions/<name>/`` of the same cache directory, verified like the spec's.
+like the extension's repository) or are downloaded at each file's commit, verified like the spec's, into
+a cache directory of their own (``materialise_extension``): the catalogue's checks read them, a run of the
+suite never needs them.
 """
 
 from __future__ import annotations
@@ -161,11 +162,6 @@ def _fetch(
         raise SpecPinError(f"cannot download {url} ({exc}); {how_to_get_it}") from exc
 
 
-def extension_root(spec_root: Path, name: str) -> Path:
-    """Where materialise() puts an extension's pinned files, laid out like its repository."""
-    return spec_root / "extensions" / name
-
-
 def cache_dir(lock: dict) -> Path:
     base = Path(os.environ.get("MCP_SPEC_CACHE", DEFAULT_CACHE))
     return base / lock["commit"]
@@ -175,44 +171,29 @@ def cache_dir(lock: dict) -> Path:
 class _PinnedFile:
     repository: str
     commit: str
-    path: str  # in its repository
+    path: str
     sha256: str
-    mirror: Path | None
-    how_to_get_it: str
-    destination: str  # below the cache directory
 
 
-def _pinned_files(lock: dict) -> list[_PinnedFile]:
-    """Every file the lock pins: the spec's, then each extension's."""
-    files = [
-        _PinnedFile(lock["repository"], lock["commit"], path, expected, _mirror(), HOW_TO_GET_IT, path)
-        for path, expected in sorted(lock["files"].items())
-    ]
-    for name, pinned in sorted(lock.get("extensions", {}).items()):
-        mirror, how = _extension_mirror(name), how_to_get_extension(name)
-        files += [
-            _PinnedFile(
-                pinned["repository"], entry["commit"], path, entry["sha256"], mirror, how, f"extensions/{name}/{path}"
-            )
-            for path, entry in sorted(pinned["files"].items())
-        ]
-    return files
-
-
-def materialise(lock_path: Path = LOCK_PATH) -> Path:
-    """Return a directory holding exactly the pinned files, verified against the lock (an extension's
-    below ``extensions/<name>/``, see ``extension_root``)."""
-    lock = read_lock(lock_path)
-    target = cache_dir(lock)
+def _materialise_into(
+    target: Path,
+    pins: object,
+    files: list[_PinnedFile],
+    mirror: Path | None,
+    how_to_get_it: str,
+    lock_path: Path,
+    also_verified_by: tuple[str, ...] = (),
+) -> Path:
+    """Copy ``files`` into ``target``, verified, unless its stamp says a copy of exactly ``pins`` (the lock's
+    entries for them) is there; ``also_verified_by``: other stamps that vouch for the same files."""
     stamp = target / ".verified"
-    pinned = [lock["files"], lock["extensions"]] if lock.get("extensions") else lock["files"]
-    lock_digest = sha256_of(json.dumps(pinned, sort_keys=True).encode())
-    if stamp.is_file() and stamp.read_text() == lock_digest:
+    lock_digest = sha256_of(json.dumps(pins, sort_keys=True).encode())
+    if stamp.is_file() and stamp.read_text() in (lock_digest, *also_verified_by):
         return target
     staging = target.with_name(target.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
-    for file in _pinned_files(lock):
-        data, source = _fetch(file.repository, file.commit, file.path, file.mirror, file.how_to_get_it)
+    for file in files:
+        data, source = _fetch(file.repository, file.commit, file.path, mirror, how_to_get_it)
         actual = sha256_of(data)
         if actual != file.sha256:
             shutil.rmtree(staging, ignore_errors=True)
@@ -220,10 +201,50 @@ def materialise(lock_path: Path = LOCK_PATH) -> Path:
                 f"{source}: sha256 is {actual} but {lock_path.name} pins {file.sha256} "
                 f"(commit {file.commit}); refusing a spec that is not the pinned one"
             )
-        destination = staging / file.destination
+        destination = staging / file.path
         destination.parent.mkdir(parents=True, exist_ok=True)
         destination.write_bytes(data)
     (staging / ".verified").write_text(lock_digest)
     shutil.rmtree(target, ignore_errors=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
     staging.rename(target)
     return target
+
+
+def materialise(lock_path: Path = LOCK_PATH) -> Path:
+    """Return a directory holding exactly the spec's pinned files, verified against the lock."""
+    lock = read_lock(lock_path)
+    files = [
+        _PinnedFile(lock["repository"], lock["commit"], path, expected) for path, expected in lock["files"].items()
+    ]
+    files.sort(key=lambda f: f.path)
+    # a copy stamped over the whole lock (made while the extensions' files lived in this directory) holds the
+    # same spec files: accepted, so that a process of either layout never replaces it under a running reader
+    whole_lock = sha256_of(json.dumps([lock["files"], lock.get("extensions", {})], sort_keys=True).encode())
+    return _materialise_into(cache_dir(lock), lock["files"], files, _mirror(), HOW_TO_GET_IT, lock_path, (whole_lock,))
+
+
+def materialise_extension(name: str, lock_path: Path = LOCK_PATH) -> Path:
+    """Return a directory holding exactly an extension's pinned files, laid out like its repository.
+
+    Apart from the spec's: a run of the suite needs only the spec's schemas, the catalogue's checks also
+    these pages, so a run never waits on them."""
+    pinned = read_lock(lock_path).get("extensions", {}).get(name)
+    if pinned is None:
+        raise SpecPinError(
+            f"{lock_path.name} pins no extension {name!r}: python -m conformance spec --lock-extension {name}=MIRROR"
+        )
+    files = [
+        _PinnedFile(pinned["repository"], pin["commit"], path, pin["sha256"]) for path, pin in pinned["files"].items()
+    ]
+    files.sort(key=lambda f: f.path)
+    digest = sha256_of(json.dumps(pinned["files"], sort_keys=True).encode())[:16]
+    target = Path(os.environ.get("MCP_SPEC_CACHE", DEFAULT_CACHE)) / "extensions" / name / digest
+    return _materialise_into(
+        target, pinned["files"], files, _extension_mirror(name), how_to_get_extension(name), lock_path
+    )
+
+
+def materialise_extensions(lock_path: Path = LOCK_PATH) -> dict[str, Path]:
+    """Every catalogued extension's materialised files (``EXTENSIONS``), by name."""
+    return {name: materialise_extension(name, lock_path) for name in EXTENSIONS}

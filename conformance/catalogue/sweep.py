@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -46,7 +46,6 @@ from conformance.catalogue.locator import (
     fingerprint,
     normalise_sentence,
 )
-from conformance.catalogue.spec_pin import extension_root
 from conformance.catalogue.vocabulary import EXTENSIONS, KEYWORD_PATTERN, REVISIONS, qualified_revision
 
 SCHEMA_PAGE = "schema.json"
@@ -365,11 +364,11 @@ def sweep_revision(spec_root: Path, revision: str) -> list[Sentence]:
     return found
 
 
-def sweep_extension(spec_root: Path, name: str) -> list[Sentence]:
-    """Every sentence of every revision of an extension's pages, materialised below ``spec_root``."""
+def sweep_extension(root: Path, name: str) -> list[Sentence]:
+    """Every sentence of every revision of an extension's pages (``root``: laid out like its repository)."""
     found: list[Sentence] = []
     for revision in EXTENSIONS[name].revisions:
-        pages_root = extension_root(spec_root, name) / "specification" / revision
+        pages_root = root / "specification" / revision
         for path in sorted(pages_root.rglob("*.mdx")):
             page = path.relative_to(pages_root).with_suffix("").as_posix()
             found.extend(_sentences(revision, page, _mdx_units(path.read_text(encoding="utf-8")), name))
@@ -377,10 +376,11 @@ def sweep_extension(spec_root: Path, name: str) -> list[Sentence]:
 
 
 def sweep(
-    spec_root: Path, revisions: tuple[str, ...] = REVISIONS, extensions: tuple[str, ...] = tuple(EXTENSIONS)
+    spec_root: Path, revisions: tuple[str, ...] = REVISIONS, extension_roots: Mapping[str, Path] | None = None
 ) -> list[Sentence]:
+    """The spec's revisions, then each extension's pages (name -> its materialised root)."""
     found = [s for revision in revisions for s in sweep_revision(spec_root, revision)]
-    return found + [s for name in extensions for s in sweep_extension(spec_root, name)]
+    return found + [s for name, root in (extension_roots or {}).items() for s in sweep_extension(root, name)]
 
 
 def to_json(sentences: list[Sentence]) -> list[dict]:

@@ -39,6 +39,8 @@ def _cmd_spec(args: argparse.Namespace) -> int:
         pinned = spec_pin.write_extension_lock(name, Path(mirror))["extensions"][name]["files"]
         print(f"locked {len(pinned)} files of the extension {name}")
     print(spec_pin.materialise())
+    for root in spec_pin.materialise_extensions().values():
+        print(root)
     return 0
 
 
@@ -80,9 +82,10 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     for stale in accounting.stale_not_requirements:
         print(f"STALE not-requirement {stale}")
     from conformance.catalogue.accounting import independent_keyword_counts, swept_keyword_counts
-    from conformance.catalogue.spec_pin import materialise
+    from conformance.catalogue.spec_pin import materialise, materialise_extensions
 
-    swept, counted = swept_keyword_counts(sentences), independent_keyword_counts(materialise())
+    swept = swept_keyword_counts(sentences)
+    counted = independent_keyword_counts(materialise(), materialise_extensions())
     print(f"{'revision':19} normative units  unaccounted  keywords swept  keywords counted independently")
     for revision, (total, missing) in accounting.by_revision().items():
         in_swept = sum(n for (r, _), n in swept.items() if r == revision)
