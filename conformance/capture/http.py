@@ -1,0 +1,292 @@
+"""``capture --listen PORT --upstream URL``: a recording proxy for Streamable HTTP (and HTTP+SSE).
+
+It listens on 127.0.0.1:PORT (or another loopback address; nothing else) and forwards each request
+to the same path and query on the upstream's host (a loopback address, or it refuses to start),
+then the upstream's answer back:
+status, headers and body bytes as they came, a stream (an SSE response to a POST, a GET stream)
+chunk by chunk as the upstream sends it, until either side ends it. Only what HTTP itself requires
+of a proxy changes: the hop-by-hop headers (``Connection``, ``Transfer-Encoding`` ...) are not
+forwarded, and a body's chunked framing is the proxy's own. A request's headers go on as they came
+(``Host`` and ``Origin`` included: the upstream judges them as it would the client's). Uvicorn
+serves, httpx2 (the SDK's HTTP client) forwards.
+
+What it records, in the trace of the request's session: an ``http`` event for each request and
+each response (``method``, ``path``, ``status``, the headers ``trace.py`` keeps), a ``message``
+event for the JSON body of a request or of a JSON response, and one for each SSE event's data
+(``recording.py``), ``lifecycle`` ``stream-closed`` when a stream ends (``by`` ``server`` or
+``client``). A session is told by its ``Mcp-Session-Id`` (or, at 2024-11-05, the session named in
+the endpoint URL's query): an ``initialize`` request (or an HTTP+SSE GET) without one opens a new
+recording, and the session id its response assigns keys it from then on; requests that name no
+session (the stateless exchanges of 2026-07-28) share one recording.
+
+An upstream that cannot be reached gets the client a 502 (recorded as ``lifecycle``
+``upstream-unreachable``): the only bytes the proxy ever makes up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import socket
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import httpx2
+import uvicorn
+
+from conformance.capture.recording import SseParser, parse_json, record_sse_event, record_unit, recording_path
+from conformance.harness.trace import SESSION_HEADER, Trace
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+HOP_BY_HOP = frozenset(
+    {b"connection", b"keep-alive", b"proxy-connection", b"te", b"trailer", b"transfer-encoding", b"upgrade"}
+)
+LISTEN_HOST = "127.0.0.1"
+CONNECT_SECONDS = 10.0
+WRITE_SECONDS = 30.0
+SHUTDOWN_SECONDS = 2  # open streams are cut after this long once the proxy is told to stop
+UNREACHABLE = b"capture: the upstream could not be reached\n"
+
+
+class NotLoopback(ValueError):
+    """An address the proxy refuses: it listens on, and forwards to, loopback only."""
+
+
+def loopback_origin(url: str) -> str:
+    """``scheme://host:port`` of ``url``, a loopback http(s) URL, or ``NotLoopback``."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise NotLoopback(f"--upstream must be an http:// or https:// URL, not {url!r}")
+    if parts.hostname != "localhost":
+        try:
+            loopback = ipaddress.ip_address(parts.hostname).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback:
+            raise NotLoopback(
+                f"--upstream {url} is not a loopback address: capture forwards only to 127.0.0.0/8, ::1 or localhost"
+            )
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+
+
+class Recordings:
+    """The recording of each session the proxy has seen, found by the session's id."""
+
+    def __init__(self, pattern: str, transport: str) -> None:
+        self.pattern, self.transport = pattern, transport
+        self.by_session: dict[str, Trace] = {}
+        self.sessionless: Trace | None = None
+        self.opened: list[Trace] = []
+
+    def open(self) -> Trace:
+        trace = Trace(recording_path(self.pattern), self.transport)
+        trace.lifecycle("client-to-server", "open")
+        self.opened.append(trace)
+        return trace
+
+    def for_request(self, session: str | None, method: str, body: bytes) -> Trace:
+        if session is not None:
+            if session not in self.by_session:  # a session begun before the proxy saw it
+                self.by_session[session] = self.open()
+            return self.by_session[session]
+        if _opens_session(method, body, self.transport):
+            return self.open()
+        if self.sessionless is None:
+            self.sessionless = self.open()
+        return self.sessionless
+
+    def bind(self, session: str | None, trace: Trace) -> None:
+        if session is not None and session not in self.by_session:
+            self.by_session[session] = trace
+
+    def close(self) -> None:
+        for trace in self.opened:
+            trace.lifecycle("client-to-server", "close")
+            trace.close()
+
+
+def _opens_session(method: str, body: bytes, transport: str) -> bool:
+    if transport == "sse":
+        return method == "GET"
+    try:
+        frame = parse_json(body)
+    except ValueError:
+        return False
+    frames = frame if isinstance(frame, list) else [frame]
+    return any(isinstance(f, dict) and f.get("method") == "initialize" for f in frames)
+
+
+def _session_of(headers: list[tuple[bytes, bytes]], target: str) -> str | None:
+    """The session a request or response names: its ``Mcp-Session-Id``, or a ``session`` query parameter."""
+    for name, value in headers:
+        if name.lower() == SESSION_HEADER.encode():
+            return value.decode("latin-1")
+    for name, value in parse_qsl(urlsplit(target).query):
+        if "session" in name.lower():
+            return value
+    return None
+
+
+def _header_map(headers: list[tuple[bytes, bytes]]) -> dict[str, str]:
+    joined: dict[str, str] = {}
+    for name, value in headers:
+        key, text = name.decode("latin-1"), value.decode("latin-1")
+        joined[key.lower()] = f"{joined[key.lower()]}, {text}" if key.lower() in joined else text
+    return joined
+
+
+class Proxy:
+    """The ASGI application: forward, record, stream."""
+
+    def __init__(self, upstream: str, recordings: Recordings) -> None:
+        self.origin = loopback_origin(upstream)
+        self.recordings = recordings
+        self.client: httpx2.AsyncClient | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif scope["type"] == "http":
+            await self._exchange(scope, receive, send)
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                timeout = httpx2.Timeout(CONNECT_SECONDS, read=None, write=WRITE_SECONDS, pool=None)
+                self.client = httpx2.AsyncClient(timeout=timeout, trust_env=False, follow_redirects=False)
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                if self.client is not None:
+                    await self.client.aclose()
+                self.recordings.close()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _exchange(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self.client is not None
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if not message.get("more_body", False):
+                break
+        method = scope["method"]
+        query = scope["query_string"].decode("latin-1")
+        target = scope["raw_path"].decode("latin-1") + (f"?{query}" if query else "")
+        headers = [(name, value) for name, value in scope["headers"] if name.lower() not in HOP_BY_HOP]
+        trace = self.recordings.for_request(_session_of(headers, target), method, bytes(body))
+        path = trace.pseudonymous_url(target)
+        trace.record("client-to-server", "http", method=method, path=path, headers=_header_map(headers))
+        if body:
+            record_unit(trace, "client-to-server", bytes(body))
+        request = httpx2.Request(method, self.origin + target, headers=headers, content=bytes(body))
+        try:
+            response = await self.client.send(request, stream=True)
+        except httpx2.HTTPError as exc:
+            trace.lifecycle("server-to-client", "upstream-unreachable", path=path, detail=str(exc))
+            await send({"type": "http.response.start", "status": 502, "headers": [(b"content-type", b"text/plain")]})
+            await send({"type": "http.response.body", "body": UNREACHABLE})
+            return
+        try:
+            answered = [(name, value) for name, value in response.headers.raw if name.lower() not in HOP_BY_HOP]
+            self.recordings.bind(_session_of(answered, ""), trace)
+            fields = {"method": method, "path": path, "status": response.status_code}
+            trace.record("server-to-client", "http", headers=_header_map(answered), **fields)
+            await send({"type": "http.response.start", "status": response.status_code, "headers": answered})
+            await self._stream(response, trace, receive, send)
+        finally:
+            await response.aclose()
+
+    async def _stream(self, response: httpx2.Response, trace: Trace, receive: Receive, send: Send) -> None:
+        """Pass the body on chunk by chunk, recording its messages, until it ends or the client goes."""
+        content_type = response.headers.get("content-type", "").lower()
+        sse = SseParser() if content_type.startswith("text/event-stream") else None
+        whole = bytearray() if content_type.startswith("application/json") else None
+
+        async def forward() -> None:
+            async for chunk in response.aiter_raw():
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                if sse is not None:
+                    for event in sse.feed(chunk):
+                        if event.name == "endpoint":  # 2024-11-05: the POST URL names the session
+                            self.recordings.bind(_session_of([], b"".join(event.data).decode("latin-1")), trace)
+                        record_sse_event(trace, event)
+                elif whole is not None:
+                    whole.extend(chunk)
+            await send({"type": "http.response.body", "body": b""})
+
+        async def client_gone() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+
+        forwarding, watching = asyncio.create_task(forward()), asyncio.create_task(client_gone())
+        done, _ = await asyncio.wait({forwarding, watching}, return_when=asyncio.FIRST_COMPLETED)
+        for task in (forwarding, watching):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, OSError):
+                await task
+        if whole:
+            record_unit(trace, "server-to-client", bytes(whole))
+        if sse is not None:
+            by = "server" if forwarding in done and forwarding.exception() is None else "client"
+            trace.lifecycle("server-to-client" if by == "server" else "client-to-server", "stream-closed", by=by)
+
+
+def listen_address(text: str) -> tuple[str, int]:
+    """``[HOST:]PORT`` as (host, port): a loopback IP address (127.0.0.1 by default), or ``NotLoopback``."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or LISTEN_HOST
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise NotLoopback(f"--listen {text}: capture listens on a loopback address only (127.0.0.1 by default)")
+    if not port.isdigit() or int(port) > 65535:
+        raise NotLoopback(f"--listen {text}: not a port number")
+    return host, int(port)
+
+
+def serve(listen: str, upstream: str, pattern: str, transport: str) -> int:
+    """Run the proxy until SIGINT or SIGTERM; each session's recording goes to ``pattern``."""
+    host, port = listen_address(listen)
+    proxy = Proxy(upstream, Recordings(pattern, transport))
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as exc:
+        print(f"capture: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
+        return 1
+    listener.listen(128)  # before the announcement: a client may connect as soon as it reads it
+    config = uvicorn.Config(
+        proxy,
+        lifespan="on",
+        log_level="warning",
+        server_header=False,
+        date_header=False,
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+    )
+    bound = listener.getsockname()[1]
+    print(
+        f"capture: proxying http://{_netloc(host, bound)} to {proxy.origin}, recording to {Path(pattern)}",
+        file=sys.stderr,
+        flush=True,
+    )
+    uvicorn.Server(config).run(sockets=[listener])
+    return 0
+
+
+def _netloc(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
