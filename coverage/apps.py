@@ -1,37 +1,120 @@
 """Coverage of the apps area (MCP Apps, the extension catalogued from its own pinned specification, #15).
 
 Loaded by path (this folder is not a package); see conformance/matrix/covers.py. Every row applies at
-2025-06-18, 2025-11-25 and 2026-07-28 (docs/spec/requirements.md, section apps). The server cells the Apps
-checks of conformance/test_apps.py judge are gapped to #15 until their Covers arrive: take a row off the
-first list when its Cover lands.
+2025-06-18, 2025-11-25 and 2026-07-28 (docs/spec/requirements.md, section apps). The server cells are held by
+the Apps checks of conformance/test_apps.py (each test one row, each row's test in one check: test_apps.CHECKS);
+a fault rewrites the frames the server sends every item of a list (``*``) at a time, so it holds whatever the
+target names its tools and resources.
 """
 
+from conformance.harness.faults import drop_field, set_field
 from conformance.matrix.covers import Cover, Gap, gaps
 
-COVERS: list[Cover] = []
+TESTS = "conformance/test_apps.py"
+ELSEWHERE = "https://mcp-matrix.example/app.html"  # a URI that is not ui://
+NOT_FOUND = {"code": -32002, "message": "Resource not found"}
+
+COVERS: list[Cover] = [
+    # ui-tools-present
+    Cover("apps-tool-ui-linkage", "server", f"{TESTS}::test_a_tool_may_link_a_ui_resource"),
+    # ui-tool-metadata-valid
+    Cover(
+        "apps-tool-resource-uri-ui-scheme",
+        "server",
+        f"{TESTS}::test_a_tool_names_its_ui_resource_by_a_ui_uri",
+        fault=set_field("tools/list", "result.tools.*._meta.ui.resourceUri", ELSEWHERE),
+    ),
+    Cover(
+        "apps-tool-visibility-values",
+        "server",
+        f"{TESTS}::test_a_tool_visibility_holds_only_model_and_app",
+        fault=set_field("tools/list", "result.tools.*._meta.ui.visibility", ["model", "user"]),
+    ),
+    Cover(
+        "apps-tool-flat-resource-uri-deprecated",
+        "server",
+        f"{TESTS}::test_a_tool_names_its_ui_resource_in_the_nested_key",
+        fault=set_field("tools/list", "result.tools.*._meta.ui/resourceUri", "ui://mcp-matrix/elsewhere.html"),
+    ),
+    # ui-tool-input-schema-valid
+    Cover(
+        "apps-tool-input-schema",
+        "server",
+        f"{TESTS}::test_a_ui_tool_input_schema_is_an_object_schema",
+        fault=set_field("tools/list", "result.tools.*.inputSchema", {"type": "string"}),
+    ),
+    # ui-listed-resources-valid
+    Cover(
+        "apps-ui-resource-uri-scheme",
+        "server",
+        f"{TESTS}::test_a_listed_ui_resource_has_a_ui_uri",
+        fault=set_field("resources/list", "result.resources.*.uri", ELSEWHERE),
+    ),
+    Cover(
+        "apps-ui-resource-mime-type",
+        "server",
+        f"{TESTS}::test_a_listed_ui_resource_has_the_app_mime_type",
+        fault=set_field("resources/list", "result.resources.*.mimeType", "text/html"),
+    ),
+    # ui-resources-readable
+    Cover(
+        "apps-tool-resource-exists",
+        "server",
+        f"{TESTS}::test_every_ui_resource_a_tool_names_reads",
+        fault=set_field("resources/read", "error", NOT_FOUND),
+    ),
+    Cover(
+        "apps-server-may-omit-ui-only-resources",
+        "server",
+        f"{TESTS}::test_an_unlisted_ui_resource_still_reads",
+    ),
+    # ui-resource-contents-valid
+    Cover(
+        "apps-ui-resource-read-matches",
+        "server",
+        f"{TESTS}::test_a_read_ui_resource_is_one_item_of_the_uri_read",
+        fault=set_field("resources/read", "result.contents.*.uri", "ui://mcp-matrix/elsewhere.html"),
+    ),
+    Cover(
+        "apps-ui-resource-uri-scheme",
+        "server",
+        f"{TESTS}::test_a_read_ui_resource_has_a_ui_uri",
+        fault=set_field("resources/read", "result.contents.*.uri", ELSEWHERE),
+    ),
+    Cover(
+        "apps-ui-resource-mime-type",
+        "server",
+        f"{TESTS}::test_a_read_ui_resource_has_the_app_mime_type",
+        fault=set_field("resources/read", "result.contents.*.mimeType", "text/html"),
+    ),
+    Cover(
+        "apps-ui-resource-content-text-or-blob",
+        "server",
+        f"{TESTS}::test_a_read_ui_resource_comes_as_text_or_blob",
+        fault=drop_field("resources/read", "result.contents.*.text"),
+    ),
+    Cover(
+        "apps-ui-resource-content-html",
+        "server",
+        f"{TESTS}::test_a_read_ui_resource_is_one_html5_document",
+        fault=set_field("resources/read", "result.contents.*.text", "<p>a fragment, not a document</p>"),
+    ),
+    # ui-resource-meta-valid
+    Cover(
+        "apps-ui-resource-meta-valid",
+        "server",
+        f"{TESTS}::test_a_listed_ui_resource_meta_has_the_declared_shape",
+        fault=set_field("resources/list", "result.resources.*._meta.ui.csp.connectDomains", "https://api.example.com"),
+    ),
+    Cover(
+        "apps-ui-resource-meta-valid",
+        "server",
+        f"{TESTS}::test_a_read_ui_resource_meta_has_the_declared_shape",
+        fault=set_field("resources/read", "result.contents.*._meta.ui.permissions", {"usb": {}}),
+    ),
+]
 
 GAPS: list[Gap] = [
-    *gaps(
-        "#15",
-        "the server-side Apps checks (conformance/test_apps.py: ui-tools-present, ui-tool-metadata-valid, "
-        "ui-tool-input-schema-valid, ui-listed-resources-valid, ui-resources-readable, ui-resource-contents-valid, "
-        "ui-resource-meta-valid) are being built; their Covers replace these",
-        {
-            "apps-tool-ui-linkage": "server",
-            "apps-tool-resource-uri-ui-scheme": "server",
-            "apps-tool-visibility-values": "server",
-            "apps-tool-flat-resource-uri-deprecated": "server",
-            "apps-tool-input-schema": "server",
-            "apps-ui-resource-uri-scheme": "server",
-            "apps-ui-resource-mime-type": "server",
-            "apps-ui-resource-content-text-or-blob": "server",
-            "apps-ui-resource-content-html": "server",
-            "apps-ui-resource-read-matches": "server",
-            "apps-ui-resource-meta-valid": "server",
-            "apps-tool-resource-exists": "server",
-            "apps-server-may-omit-ui-only-resources": "server",
-        },
-    ),
     *gaps(
         "#15",
         "no Apps check calls a UI-linked tool or opens a second session whose host does not advertise the "

@@ -200,8 +200,15 @@ class Fault:
         return [json.dumps(frame).encode() + b"\n"]
 
 
+EVERY_ITEM = "*"  # a path segment naming every item of a list (``result.tools.*._meta``)
+
+
 def _edit(node: Any, keys: list[str], kind: str, value: Any) -> None:
-    for key in keys[:-1]:
+    for position, key in enumerate(keys[:-1]):
+        if key == EVERY_ITEM:
+            for item in node if isinstance(node, list) else []:
+                _edit(item, keys[position + 1 :], kind, value)
+            return
         node = node.setdefault(key, {}) if kind == "set" else node.get(key, {})
     last = keys[-1]
     if kind == "set":

@@ -290,6 +290,13 @@ ROLES: Mapping[str, Role] = _roles(
         "tool",
         "over stdio ends the session from the server's side just after answering (the server exits)",
     ),
+    # -- MCP Apps (io.modelcontextprotocol/ui)
+    Role(
+        "app-tool",
+        "tool",
+        "renders an MCP App: listed, to a client that declared the Apps extension, with _meta.ui.resourceUri "
+        "naming a ui:// resource the server serves (its Apps surface: a target that binds it has one)",
+    ),
     # -- prompts
     Role("simple-prompt", "prompt", "a prompt taking no arguments", official="test_simple_prompt"),
     Role(

@@ -1,0 +1,490 @@
+"""MCP Apps (``io.modelcontextprotocol/ui``, the extension's stable 2026-01-26), server side: the Apps checks.
+
+The suite talks to the server as an Apps host would: it declares the extension with the app MIME type
+(in the initialize request, or at 2026-07-28 in each request's ``_meta``), lists the tools and
+resources, and reads every UI resource a tool names. Seven checks, each with a stable id, judge what
+it finds (``CHECKS``); each test holds one catalogue row (the apps area of docs/spec/requirements.md)
+and belongs to one check. ``python -m conformance apps --target T`` runs them and sums them up per
+check (conformance/cli/apps.py).
+
+A server that links no tool to a UI resource and lists none has no Apps surface: ``ui-tools-present``
+reads not-exercised (its row is a MAY) and every other check finds nothing to check (fixture-missing,
+"nothing to check"), which the summary reports as not applicable. A profile that binds the
+``app-tool`` role says the target has an Apps surface: a listing without that tool linked to a UI fails.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator, SchemaError, validators
+
+from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_CAPABILITIES_META
+from conformance.harness.peer import Peer
+from conformance.matrix.covers import for_req
+
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+APP_MIME_TYPE = "text/html;profile=mcp-app"
+HOST_CAPABILITIES = {"extensions": {APPS_EXTENSION: {"mimeTypes": [APP_MIME_TYPE]}}}
+FLAT_RESOURCE_URI = "ui/resourceUri"  # the deprecated flat _meta key
+VISIBILITY_VALUES = ("model", "app")
+CSP_LISTS = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")
+CSP_FLAGS = ("wasmUnsafeEval",)
+PERMISSIONS = ("camera", "microphone", "geolocation", "clipboardWrite")
+# An origin, as the CSP domain lists name them: scheme://host[:port], the host's first label may be * (subdomains).
+ORIGIN = re.compile(r"^[a-z][a-z0-9+.-]*://(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$", re.IGNORECASE)
+MAX_PAGES = 20
+# The reason a check gives when the server offers nothing of what it judges: the summary reads it as not applicable.
+NOTHING_TO_CHECK = "fixture-missing: nothing to check:"
+
+# The checks, by stable id: the tests that make each up (each holds one row; conformance/cli/apps.py sums them up).
+CHECKS: dict[str, tuple[str, ...]] = {
+    "ui-tools-present": ("test_a_tool_may_link_a_ui_resource",),
+    "ui-tool-metadata-valid": (
+        "test_a_tool_names_its_ui_resource_by_a_ui_uri",
+        "test_a_tool_visibility_holds_only_model_and_app",
+        "test_a_tool_names_its_ui_resource_in_the_nested_key",
+    ),
+    "ui-tool-input-schema-valid": ("test_a_ui_tool_input_schema_is_an_object_schema",),
+    "ui-listed-resources-valid": (
+        "test_a_listed_ui_resource_has_a_ui_uri",
+        "test_a_listed_ui_resource_has_the_app_mime_type",
+    ),
+    "ui-resources-readable": (
+        "test_every_ui_resource_a_tool_names_reads",
+        "test_an_unlisted_ui_resource_still_reads",
+    ),
+    "ui-resource-contents-valid": (
+        "test_a_read_ui_resource_is_one_item_of_the_uri_read",
+        "test_a_read_ui_resource_has_a_ui_uri",
+        "test_a_read_ui_resource_has_the_app_mime_type",
+        "test_a_read_ui_resource_comes_as_text_or_blob",
+        "test_a_read_ui_resource_is_one_html5_document",
+    ),
+    "ui-resource-meta-valid": (
+        "test_a_listed_ui_resource_meta_has_the_declared_shape",
+        "test_a_read_ui_resource_meta_has_the_declared_shape",
+    ),
+}
+
+
+# -- the Apps surface, as a host sees it ----------------------------------------------------------------
+
+
+def host_request(peer: Peer, method: str, params: dict[str, Any] | None = None) -> dict:
+    """``method`` as an Apps host sends it: the session opened declaring the extension, or at 2026-07-28
+    the extension declared in the request's own ``_meta``."""
+    peer.open(HOST_CAPABILITIES)
+    if peer.stateless:
+        params = {**(params or {}), "_meta": {CLIENT_CAPABILITIES_META: HOST_CAPABILITIES}}
+    # Whether the answer keeps to the schema is the schema area's cell; here it is only read.
+    return peer.rpc(method, params, check=False)
+
+
+def host_list(peer: Peer, method: str, key: str) -> list[dict]:
+    """Every item of every page of ``method``; a refusal is an empty list (the server offers none)."""
+    items: list[dict] = []
+    params: dict[str, Any] = {}
+    for _ in range(MAX_PAGES):
+        result = host_request(peer, method, params or None).get("result")
+        if not isinstance(result, dict):
+            return items
+        items.extend(item for item in result.get(key) or [] if isinstance(item, dict))
+        cursor = result.get("nextCursor")
+        if not cursor:
+            return items
+        params = {"cursor": cursor}
+    raise AssertionError(f"{method} still had a nextCursor after {MAX_PAGES} pages")
+
+
+def ui_meta(item: dict) -> Any:
+    """The ``_meta.ui`` of a tool or resource (None without one)."""
+    meta = item.get("_meta")
+    return meta.get("ui") if isinstance(meta, dict) else None
+
+
+def flat_resource_uri(tool: dict) -> Any:
+    meta = tool.get("_meta")
+    return meta.get(FLAT_RESOURCE_URI) if isinstance(meta, dict) else None
+
+
+def named_resource_uri(tool: dict) -> Any:
+    """The UI resource a tool names: ``_meta.ui.resourceUri``, else the deprecated flat key's."""
+    ui = ui_meta(tool)
+    nested = ui.get("resourceUri") if isinstance(ui, dict) else None
+    return nested if nested is not None else flat_resource_uri(tool)
+
+
+@dataclass(frozen=True)
+class Surface:
+    """What the server offers an Apps host."""
+
+    tools: list[dict]  # the tools with UI metadata (_meta.ui, or the deprecated flat key)
+    resources: list[dict]  # the listed UI resources: a ui:// URI, the app MIME type, _meta.ui, or named by a tool
+    referenced: list[str]  # the URIs the tools name, once each, in listing order
+
+    def require(self, what: str, items: list) -> list:
+        if not self.tools and not self.resources:
+            pytest.skip(f"{NOTHING_TO_CHECK} the server has no Apps surface (no tool linked to a UI resource)")
+        if not items:
+            pytest.skip(f"{NOTHING_TO_CHECK} {what}")
+        return items
+
+
+def apps_surface(peer: Peer) -> Surface:
+    tools = [
+        tool
+        for tool in host_list(peer, "tools/list", "tools")
+        if ui_meta(tool) is not None or FLAT_RESOURCE_URI in (tool.get("_meta") or {})
+    ]
+    app_tool = peer.roles.get("app-tool")
+    if app_tool is not None and app_tool.name not in [tool.get("name") for tool in tools]:
+        pytest.fail(
+            f"the target's profile maps app-tool to {app_tool.name}, but the server lists no tool of that name "
+            "with UI metadata to a host that declares the Apps extension"
+        )
+    referenced = list(dict.fromkeys(uri for tool in tools if isinstance(uri := named_resource_uri(tool), str)))
+    resources = [
+        resource
+        for resource in host_list(peer, "resources/list", "resources")
+        if str(resource.get("uri", "")).startswith("ui://")
+        or resource.get("mimeType") == APP_MIME_TYPE
+        or ui_meta(resource) is not None
+        or resource.get("uri") in referenced
+    ]
+    return Surface(tools, resources, referenced)
+
+
+def read(peer: Peer, uri: str) -> dict:
+    return host_request(peer, "resources/read", {"uri": uri})
+
+
+def read_contents(peer: Peer, surface: Surface) -> list[tuple[str, list[Any]]]:
+    """Each UI resource a tool names (that reads) with the content items of its read."""
+    uris = surface.require("no tool names a UI resource", surface.referenced)
+    found = []
+    for uri in uris:
+        result = read(peer, uri).get("result")
+        if isinstance(result, dict) and isinstance(result.get("contents"), list):
+            found.append((uri, result["contents"]))
+    return surface.require("no UI resource a tool names could be read (ui-resources-readable says why)", found)
+
+
+def same_mime_type(given: Any, wanted: str) -> bool:
+    """MIME types compared as the grammar reads them: type, subtype and parameter names in any case, blanks
+    around the separators ignored; parameter values as written."""
+    if not isinstance(given, str):
+        return False
+
+    def parsed(text: str) -> tuple[str, frozenset[tuple[str, str]]]:
+        kind, *parameters = (part.strip() for part in text.split(";"))
+        pairs = (parameter.partition("=") for parameter in parameters if parameter)
+        return kind.lower(), frozenset((name.strip().lower(), value.strip()) for name, _, value in pairs)
+
+    return parsed(given) == parsed(wanted)
+
+
+# -- ui-tools-present ---------------------------------------------------------------------------------
+
+
+@for_req("apps-tool-ui-linkage", "server", transports=BOTH_TRANSPORTS)
+def test_a_tool_may_link_a_ui_resource(revision: str, transport: str, peer: Peer) -> None:
+    surface = apps_surface(peer)
+    assert surface.tools, "the server links no tool to a UI resource: it has no Apps surface"
+
+
+# -- ui-tool-metadata-valid ---------------------------------------------------------------------------
+
+
+@for_req("apps-tool-resource-uri-ui-scheme", "server", transports=BOTH_TRANSPORTS)
+def test_a_tool_names_its_ui_resource_by_a_ui_uri(revision: str, transport: str, peer: Peer) -> None:
+    surface = apps_surface(peer)
+    bad = {}
+    for tool in surface.require("no tool has UI metadata", surface.tools):
+        ui = ui_meta(tool)
+        if isinstance(ui, dict) and "resourceUri" in ui:
+            named = {"_meta.ui.resourceUri": ui["resourceUri"]}
+        else:
+            named = {f"_meta[{FLAT_RESOURCE_URI!r}]": flat_resource_uri(tool)}
+        bad |= {
+            f"{tool.get('name')}: {key}": uri
+            for key, uri in named.items()
+            if not str(uri).startswith("ui://") or not isinstance(uri, str)
+        }
+    assert not bad, f"tools that name their UI resource by something other than a ui:// URI: {bad}"
+
+
+@for_req("apps-tool-visibility-values", "server", transports=BOTH_TRANSPORTS)
+def test_a_tool_visibility_holds_only_model_and_app(revision: str, transport: str, peer: Peer) -> None:
+    surface = apps_surface(peer)
+    tools = surface.require("no tool has UI metadata", surface.tools)
+    visible = {
+        tool.get("name"): ui_meta(tool)["visibility"]
+        for tool in tools
+        if isinstance(ui_meta(tool), dict) and "visibility" in ui_meta(tool)
+    }
+    if not visible:
+        pytest.skip(f"{NOTHING_TO_CHECK} no tool sets _meta.ui.visibility (it then defaults to model and app)")
+    bad = {
+        name: value
+        for name, value in visible.items()
+        if not isinstance(value, list) or any(entry not in VISIBILITY_VALUES for entry in value)
+    }
+    assert not bad, f"_meta.ui.visibility must be an array of 'model' and 'app' only: {bad}"
+
+
+@for_req("apps-tool-flat-resource-uri-deprecated", "server", transports=BOTH_TRANSPORTS)
+def test_a_tool_names_its_ui_resource_in_the_nested_key(revision: str, transport: str, peer: Peer) -> None:
+    surface = apps_surface(peer)
+    tools = surface.require("no tool has UI metadata", surface.tools)
+    flat = {tool.get("name"): tool for tool in tools if FLAT_RESOURCE_URI in (tool.get("_meta") or {})}
+    if not flat:
+        pytest.skip(f"{NOTHING_TO_CHECK} no tool carries the deprecated flat {FLAT_RESOURCE_URI!r} key")
+    only_flat = [
+        name for name, tool in flat.items() if not isinstance(ui_meta(tool), dict) or "resourceUri" not in ui_meta(tool)
+    ]
+    differing = {
+        name: (ui_meta(tool)["resourceUri"], flat_resource_uri(tool))
+        for name, tool in flat.items()
+        if name not in only_flat and ui_meta(tool)["resourceUri"] != flat_resource_uri(tool)
+    }
+    assert not only_flat, f"tools that name their UI only in the deprecated flat {FLAT_RESOURCE_URI!r} key: {only_flat}"
+    assert not differing, (
+        f"tools whose flat {FLAT_RESOURCE_URI!r} names another URI than _meta.ui.resourceUri: {differing}"
+    )
+
+
+# -- ui-tool-input-schema-valid -----------------------------------------------------------------------
+
+
+@for_req("apps-tool-input-schema", "server", transports=BOTH_TRANSPORTS)
+def test_a_ui_tool_input_schema_is_an_object_schema(revision: str, transport: str, peer: Peer) -> None:
+    surface = apps_surface(peer)
+    problems = []
+    for tool in surface.require("no tool has UI metadata", surface.tools):
+        schema = tool.get("inputSchema")
+        if not isinstance(schema, dict) or schema.get("type") != "object":
+            problems.append(f"{tool.get('name')}: inputSchema is not an object schema: {schema!r}")
+            continue
+        try:
+            validators.validator_for(schema, default=Draft202012Validator).check_schema(schema)
+        except SchemaError as exc:
+            problems.append(f"{tool.get('name')}: inputSchema is not a valid JSON Schema: {exc.message}")
+    assert not problems, "\n".join(problems)
+
+
+# -- ui-listed-resources-valid ------------------------------------------------------------------------
+
+
+@for_req("apps-ui-resource-uri-scheme", "server", transports=BOTH_TRANSPORTS)
+def test_a_listed_ui_resource_has_a_ui_uri(revision: str, transport: str, peer: Peer) -> None:
+    surface = apps_surface(peer)
+    resources = surface.require("resources/list holds no UI resource", surface.resources)
+    bad = [resource.get("uri") for resource in resources if not str(resource.get("uri")).startswith("ui://")]
+    assert not bad, f"UI resources listed under a URI that is not ui://: {bad}"
+
+
+@for_req("apps-ui-resource-mime-type", "server", transports=BOTH_TRANSPORTS)
+def test_a_listed_ui_resource_has_the_app_mime_type(revision: str, transport: str, peer: Peer) -> None:
+    surface = apps_surface(peer)
+    resources = surface.require("resources/list holds no UI resource", surface.resources)
+    bad = {r.get("uri"): r.get("mimeType") for r in resources if not same_mime_type(r.get("mimeType"), APP_MIME_TYPE)}
+    assert not bad, f"UI resources listed with a MIME type other than {APP_MIME_TYPE}: {bad}"
+
+
+# -- ui-resources-readable ----------------------------------------------------------------------------
+
+
+@for_req("apps-tool-resource-exists", "server", transports=BOTH_TRANSPORTS)
+def test_every_ui_resource_a_tool_names_reads(revision: str, transport: str, peer: Peer) -> None:
+    surface = apps_surface(peer)
+    failed = {}
+    for uri in surface.require("no tool names a UI resource", surface.referenced):
+        response = read(peer, uri)
+        result = response.get("result")
+        if "error" in response or not isinstance(result, dict) or not result.get("contents"):
+            failed[uri] = response.get("error", result)
+    assert not failed, f"UI resources a tool names that resources/read does not serve: {failed}"
+
+
+@for_req("apps-server-may-omit-ui-only-resources", "server", transports=BOTH_TRANSPORTS)
+def test_an_unlisted_ui_resource_still_reads(revision: str, transport: str, peer: Peer) -> None:
+    surface = apps_surface(peer)
+    listed = {resource.get("uri") for resource in surface.resources}
+    unlisted = [uri for uri in surface.require("no tool names a UI resource", surface.referenced) if uri not in listed]
+    assert unlisted, "every UI resource a tool names is listed in resources/list (the server did not omit one)"
+    # One that does not read is apps-tool-resource-exists's failure; here the option is taken if one does.
+    found = [uri for uri in unlisted if (read(peer, uri).get("result") or {}).get("contents")]
+    assert found, f"no UI resource left out of resources/list reads: {unlisted}"
+
+
+# -- ui-resource-contents-valid -----------------------------------------------------------------------
+
+
+@for_req("apps-ui-resource-read-matches", "server", transports=BOTH_TRANSPORTS)
+def test_a_read_ui_resource_is_one_item_of_the_uri_read(revision: str, transport: str, peer: Peer) -> None:
+    problems = {}
+    for uri, contents in read_contents(peer, apps_surface(peer)):
+        uris = [item.get("uri") if isinstance(item, dict) else item for item in contents]
+        if uris != [uri]:
+            problems[uri] = uris
+    assert not problems, f"UI resources that read as other than one content item of the URI read: {problems}"
+
+
+@for_req("apps-ui-resource-uri-scheme", "server", transports=BOTH_TRANSPORTS)
+def test_a_read_ui_resource_has_a_ui_uri(revision: str, transport: str, peer: Peer) -> None:
+    items = [item for _, contents in read_contents(peer, apps_surface(peer)) for item in contents]
+    bad = [item.get("uri") for item in items if isinstance(item, dict) and not str(item.get("uri")).startswith("ui://")]
+    assert not bad, f"UI resource content items whose URI is not ui://: {bad}"
+
+
+@for_req("apps-ui-resource-mime-type", "server", transports=BOTH_TRANSPORTS)
+def test_a_read_ui_resource_has_the_app_mime_type(revision: str, transport: str, peer: Peer) -> None:
+    items = [item for _, contents in read_contents(peer, apps_surface(peer)) for item in contents]
+    bad = {
+        item.get("uri"): item.get("mimeType")
+        for item in items
+        if isinstance(item, dict) and not same_mime_type(item.get("mimeType"), APP_MIME_TYPE)
+    }
+    assert not bad, f"UI resource content items with a MIME type other than {APP_MIME_TYPE}: {bad}"
+
+
+def document_of(item: dict) -> str | None:
+    """The item's HTML as text: its ``text``, or its ``blob`` decoded (None: neither, or not decodable)."""
+    if isinstance(item.get("text"), str):
+        return item["text"]
+    try:
+        return base64.b64decode(item.get("blob", ""), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, TypeError, ValueError):
+        return None
+
+
+@for_req("apps-ui-resource-content-text-or-blob", "server", transports=BOTH_TRANSPORTS)
+def test_a_read_ui_resource_comes_as_text_or_blob(revision: str, transport: str, peer: Peer) -> None:
+    problems = {}
+    for _, contents in read_contents(peer, apps_surface(peer)):
+        for item in contents:
+            if not isinstance(item, dict):
+                problems[repr(item)] = "not an object"
+                continue
+            carriers = [key for key in ("text", "blob") if key in item]
+            if len(carriers) != 1:
+                problems[item.get("uri")] = f"carries {carriers or 'neither text nor blob'}"
+            elif not isinstance(item[carriers[0]], str) or (carriers == ["blob"] and document_of(item) is None):
+                problems[item.get("uri")] = (
+                    f"its {carriers[0]} is not a string (base64 for a blob): {item[carriers[0]]!r:.80}"
+                )
+    assert not problems, f"UI resource content that is not given as one text string or one base64 blob: {problems}"
+
+
+class _DocumentShape(HTMLParser):
+    """What an HTML5 document must start with and hold once: the DOCTYPE first (after blanks and comments)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tokens: list[str] = []  # "doctype", "html", or "other", in document order (comments and blanks left out)
+
+    def handle_decl(self, decl: str) -> None:
+        self.tokens.append("doctype" if re.match(r"(?i)doctype\s+html(\s|$)", decl) else "other")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tokens.append("html" if tag == "html" else "other")
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            self.tokens.append("other")
+
+
+def html5_problem(document: str) -> str | None:
+    """Why ``document`` is not one HTML5 document (None: it is): it must open with ``<!DOCTYPE html>``,
+    and hold one DOCTYPE and at most one ``<html>`` start tag (the tag itself may be left out)."""
+    shape = _DocumentShape()
+    shape.feed(document.removeprefix("\ufeff"))
+    shape.close()
+    if not shape.tokens or shape.tokens[0] != "doctype":
+        return "does not open with <!DOCTYPE html>"
+    if shape.tokens.count("doctype") > 1 or shape.tokens.count("html") > 1:
+        return f"holds {shape.tokens.count('doctype')} DOCTYPEs and {shape.tokens.count('html')} <html> elements"
+    return None
+
+
+@for_req("apps-ui-resource-content-html", "server", transports=BOTH_TRANSPORTS)
+def test_a_read_ui_resource_is_one_html5_document(revision: str, transport: str, peer: Peer) -> None:
+    problems = {}
+    for _, contents in read_contents(peer, apps_surface(peer)):
+        for item in contents:
+            document = document_of(item) if isinstance(item, dict) else None
+            if document is None:
+                continue  # no text to judge: test_a_read_ui_resource_comes_as_text_or_blob's cell
+            problem = html5_problem(document)
+            if problem:
+                problems[item.get("uri")] = f"{problem}: {document[:120]!r}"
+    assert not problems, f"UI resource content that is not one HTML5 document: {problems}"
+
+
+# -- ui-resource-meta-valid ---------------------------------------------------------------------------
+
+
+def meta_problems(ui: Any) -> list[str]:
+    """How a resource's ``_meta.ui`` breaks its declared shape (csp, permissions, domain, prefersBorder)."""
+    if not isinstance(ui, dict):
+        return [f"_meta.ui is not an object: {ui!r}"]
+    problems = []
+    csp = ui.get("csp", {})
+    if not isinstance(csp, dict):
+        problems.append(f"csp is not an object: {csp!r}")
+        csp = {}
+    for key, value in csp.items():
+        if key in CSP_FLAGS:
+            if not isinstance(value, bool):
+                problems.append(f"csp.{key} is not a boolean: {value!r}")
+        elif key not in CSP_LISTS:
+            problems.append(f"csp.{key} is no CSP key (known: {', '.join(CSP_LISTS + CSP_FLAGS)})")
+        elif not isinstance(value, list):
+            problems.append(f"csp.{key} is not an array of origins: {value!r}")
+        else:
+            bad = [entry for entry in value if not isinstance(entry, str) or not ORIGIN.match(entry)]
+            if bad:
+                problems.append(f"csp.{key} holds entries that are not origins: {bad}")
+    permissions = ui.get("permissions", {})
+    if not isinstance(permissions, dict):
+        problems.append(f"permissions is not an object: {permissions!r}")
+        permissions = {}
+    for key, value in permissions.items():
+        if key not in PERMISSIONS:
+            problems.append(f"permissions.{key} is no permission (known: {', '.join(PERMISSIONS)})")
+        elif not isinstance(value, dict):
+            problems.append(f"permissions.{key} is not an object: {value!r}")
+    if "domain" in ui and not isinstance(ui["domain"], str):
+        problems.append(f"domain is not a string: {ui['domain']!r}")
+    if "prefersBorder" in ui and not isinstance(ui["prefersBorder"], bool):
+        problems.append(f"prefersBorder is not a boolean: {ui['prefersBorder']!r}")
+    return problems
+
+
+def assert_meta_shapes(where: str, items: list[tuple[Any, Any]]) -> None:
+    """Every ``(uri, _meta.ui)`` of ``items`` keeps to the declared shape; nothing to check without one."""
+    declared = [(uri, ui) for uri, ui in items if ui is not None]
+    if not declared:
+        pytest.skip(f"{NOTHING_TO_CHECK} no UI resource {where} carries _meta.ui")
+    problems = {uri: found for uri, ui in declared if (found := meta_problems(ui))}
+    assert not problems, f"_meta.ui of UI resources {where} that breaks its declared shape: {problems}"
+
+
+@for_req("apps-ui-resource-meta-valid", "server", transports=BOTH_TRANSPORTS)
+def test_a_listed_ui_resource_meta_has_the_declared_shape(revision: str, transport: str, peer: Peer) -> None:
+    surface = apps_surface(peer)
+    resources = surface.require("resources/list holds no UI resource", surface.resources)
+    assert_meta_shapes("in resources/list", [(resource.get("uri"), ui_meta(resource)) for resource in resources])
+
+
+@for_req("apps-ui-resource-meta-valid", "server", transports=BOTH_TRANSPORTS)
+def test_a_read_ui_resource_meta_has_the_declared_shape(revision: str, transport: str, peer: Peer) -> None:
+    items = [item for _, contents in read_contents(peer, apps_surface(peer)) for item in contents]
+    assert_meta_shapes("as read", [(item.get("uri"), ui_meta(item)) for item in items if isinstance(item, dict)])
