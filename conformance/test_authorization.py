@@ -11,13 +11,16 @@ import json
 import re
 import urllib.parse
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance.harness.authorization import (
+    MOVED_ENDPOINTS,
+    OAUTH_ONLY,
+    OPENID_ONLY,
     OTHER_AUDIENCE,
     WRONG_ISSUER,
     AuthorizationServer,
@@ -840,5 +843,534 @@ def test_without_a_metadata_url_the_client_tries_the_well_known_paths_in_order(
         asked = [seen.path for seen in protected_resource.seen if seen.path.startswith(PRM_PATH)]
         expected = [PRM_PATH + protected_resource.path, PRM_PATH]
         assert asked[:2] == expected, f"the client asked for the protected-resource metadata at {asked}, not {expected}"
+
+    run.judge(check)
+
+
+# -- client side: discovery of the authorization server ------------------------------------------------------
+#
+# 2025-03-26 has no protected-resource metadata: the client finds the authorization server's metadata under the
+# MCP server's authorization base URL (its origin), or uses the default endpoints there. ``own_origin_resource``
+# plays such a server: the protected resource at /v1/mcp on the worker's authorization server's own origin.
+# From 2025-06-18 the metadata names the authorization server; from 2025-11-25 the client knows both RFC 8414
+# and OpenID Connect discovery, at the paths and in the order the revision gives.
+
+FIRST_REVISION_WITH_AUTHORIZATION = "2025-03-26"
+OWN_ORIGIN_PATH = "/v1/mcp"  # a path the authorization base URL drops
+OWN_ORIGIN_DIRECTORY = "/v1/"  # a URL holding it was built from more than the origin
+OAUTH_METADATA_PATH = "/.well-known/oauth-authorization-server"  # RFC 8414's well-known prefix
+OPENID_METADATA_PATH = "/.well-known/openid-configuration"  # OpenID Connect Discovery's
+DEFAULT_ENDPOINTS = ("/register", "/authorize", "/token")  # 2025-03-26's, below the authorization base URL
+TENANT = "/tenant1"  # the path of an issuer that has one
+
+
+@pytest.fixture
+def own_origin_resource(
+    authorization_server: AuthorizationServer,
+    http_server_url: str,
+    authorization_trace: Trace,
+    request: pytest.FixtureRequest,
+) -> Iterator[ProtectedResource]:
+    """A 2025-03-26 MCP server: at /v1/mcp on the origin the worker's authorization server is served from (so
+    that origin is its authorization base URL), serving no protected-resource metadata and naming none in its
+    challenge, nor needing a scope (that revision says nothing of scopes). The authorization server binds its
+    tokens to it: a client of that revision names no resource."""
+    with ProtectedResource(
+        http_server_url, [authorization_server], path=OWN_ORIGIN_PATH, on=authorization_server
+    ) as resource:
+        resource.recorder.trace = authorization_trace
+        resource.recorder.fault = active_fault(request)
+        resource.misbehaviour = ResourceMisbehaviour(
+            metadata_locations=frozenset(), challenge_metadata=False, required_scopes=()
+        )
+        authorization_server.misbehaviour = Misbehaviour(token_audience=resource.url)
+        yield resource
+
+
+@dataclass
+class Tenant:
+    """An authorization server whose issuer has a path, and a protected resource that names it."""
+
+    authorization: AuthorizationServer
+    resource: ProtectedResource
+
+
+@pytest.fixture
+def tenant(http_server_url: str, authorization_trace: Trace, request: pytest.FixtureRequest) -> Iterator[Tenant]:
+    with (
+        AuthorizationServer(issuer_path=TENANT) as authorization,
+        ProtectedResource(http_server_url, [authorization]) as resource,
+    ):
+        for recorder in (authorization.recorder, resource.recorder):
+            recorder.trace, recorder.fault = authorization_trace, active_fault(request)
+        yield Tenant(authorization, resource)
+
+
+def own_origin_misbehaviour(authorization: AuthorizationServer, **switches: Any) -> None:
+    """The switches set on top of what ``own_origin_resource`` needs of the authorization server."""
+    authorization.misbehaviour = replace(authorization.misbehaviour, **switches)
+
+
+def discovery_paths(authorization: AuthorizationServer) -> list[str]:
+    """The paths of the client's requests for a discovery document, in order."""
+    return [seen.path for seen in list(authorization.seen) if seen.path.startswith("/.well-known/")]
+
+
+def default_endpoint_requests(authorization: AuthorizationServer) -> list[SeenRequest]:
+    return [seen for seen in list(authorization.seen) if seen.path in DEFAULT_ENDPOINTS]
+
+
+def authorized_session(resource: ProtectedResource) -> list[SeenRequest]:
+    """The client's requests the resource let through; the client got nowhere with its token without them."""
+    return [seen for seen in resource.requests_to_mcp() if seen.status < 400]
+
+
+@for_req("authorization-client-as-metadata", "client")
+def test_the_client_takes_the_endpoints_from_the_authorization_server_metadata(
+    revision: str, client_launcher: Launcher, authorization_server, request: pytest.FixtureRequest
+) -> None:
+    """The metadata names the authorization, token and registration endpoints off the default paths: the client
+    goes there, and to no default path (at 2025-03-26 the metadata is under the MCP server's own origin; later
+    the protected-resource metadata names the authorization server)."""
+    legacy = revision == FIRST_REVISION_WITH_AUTHORIZATION
+    resource = request.getfixturevalue("own_origin_resource" if legacy else "protected_resource")
+    own_origin_misbehaviour(authorization_server, moved_endpoints=True)
+    run = oauth_run(client_launcher, revision, resource)
+
+    def check() -> None:
+        precondition(discovery_paths(authorization_server), "the client asked for no authorization server metadata")
+        moved = [
+            f"{seen.method} {seen.path}"
+            for endpoint in DEFAULT_ENDPOINTS
+            for seen in authorization_server.requests_to(MOVED_ENDPOINTS + endpoint)
+        ]
+        at_defaults = [f"{seen.method} {seen.path}" for seen in default_endpoint_requests(authorization_server)]
+        assert moved and not at_defaults, (
+            f"the metadata names the endpoints under {MOVED_ENDPOINTS}; the client sent {moved} there and "
+            f"{at_defaults} to the default paths"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-metadata-at-base-url", "client")
+def test_the_client_asks_for_the_metadata_at_the_authorization_base_url(
+    revision: str, client_launcher: Launcher, own_origin_resource: ProtectedResource, authorization_server
+) -> None:
+    """The MCP server is at /v1/mcp: the client asks for /.well-known/oauth-authorization-server at its origin."""
+    run = oauth_run(client_launcher, revision, own_origin_resource)
+
+    def check() -> None:
+        asked = discovery_paths(authorization_server)
+        assert asked[:1] == [OAUTH_METADATA_PATH], (
+            f"the MCP server is {own_origin_resource.url}; the client asked for authorization server metadata at "
+            f"{asked}, not first at {OAUTH_METADATA_PATH} of its origin"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-base-url-strip-path", "client")
+def test_the_authorization_base_url_is_the_origin_of_the_mcp_server(
+    revision: str, client_launcher: Launcher, own_origin_resource: ProtectedResource, authorization_server
+) -> None:
+    """No metadata: every URL the client builds from the authorization base URL (the metadata's, then the
+    default endpoints) is at the MCP server's origin without the /v1/mcp path."""
+    own_origin_misbehaviour(authorization_server, documents=frozenset())
+    run = oauth_run(client_launcher, revision, own_origin_resource)
+
+    def check() -> None:
+        built = [seen.path for seen in list(authorization_server.seen)]  # the MCP server's own paths are not here
+        precondition(built, "the client sent its authorization base URL nothing")
+        under_the_path = [path for path in built if OWN_ORIGIN_DIRECTORY in path]
+        assert not under_the_path, (
+            f"the MCP server is {own_origin_resource.url}; the client asked for {under_the_path}, built from a base "
+            f"URL other than its origin"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-fallback-default-endpoints", "client")
+def test_without_metadata_the_client_uses_the_default_endpoints(
+    revision: str, client_launcher: Launcher, own_origin_resource: ProtectedResource, authorization_server
+) -> None:
+    """No metadata: the client registers at /register, authorizes at /authorize and redeems at /token."""
+    own_origin_misbehaviour(authorization_server, documents=frozenset())
+    run = oauth_run(client_launcher, revision, own_origin_resource)
+
+    def check() -> None:
+        used = {seen.path for seen in default_endpoint_requests(authorization_server)}
+        missing = [endpoint for endpoint in DEFAULT_ENDPOINTS if endpoint not in used]
+        assert not missing, f"without metadata the client sent nothing to the default endpoints {missing}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-metadata-before-defaults", "client")
+def test_the_client_asks_for_the_metadata_before_using_the_default_endpoints(
+    revision: str, client_launcher: Launcher, own_origin_resource: ProtectedResource, authorization_server
+) -> None:
+    own_origin_misbehaviour(authorization_server, documents=frozenset())
+    run = oauth_run(client_launcher, revision, own_origin_resource)
+
+    def check() -> None:
+        defaults = default_endpoint_requests(authorization_server)
+        precondition(defaults, "the client used no default endpoint")
+        asked = authorization_server.requests_to(OAUTH_METADATA_PATH)
+        assert asked and asked[0].at <= defaults[0].at, (
+            f"the client sent {defaults[0].method} {defaults[0].path} without first asking for the metadata at "
+            f"{OAUTH_METADATA_PATH} (asked: {[seen.path for seen in asked]})"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-discovery-protocol-version-header", "client")
+def test_the_metadata_request_carries_the_protocol_version(
+    revision: str, client_launcher: Launcher, own_origin_resource: ProtectedResource, authorization_server
+) -> None:
+    """The request for the authorization server metadata names the protocol version the client uses (the one
+    its initialize request proposes) in MCP-Protocol-Version."""
+    run = oauth_run(client_launcher, revision, own_origin_resource)
+
+    def check() -> None:
+        opening = the_one(own_origin_resource.requests_to_mcp(), "request to the MCP server")
+        proposed = opening.json().get("params", {}).get("protocolVersion")
+        asked = the_one(authorization_server.requests_to(OAUTH_METADATA_PATH), "authorization server metadata request")
+        sent = asked.headers.get("mcp-protocol-version")
+        assert sent == proposed, (
+            f"the metadata request's MCP-Protocol-Version is {sent!r}; the client's initialize proposes {proposed!r}"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-as-discovery-both", "client")
+def test_the_client_discovers_by_rfc8414_and_by_openid_connect(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """Two runs: the authorization server serves only its RFC 8414 document, then only its OpenID Connect one;
+    each time the client reads it and goes on to authorize."""
+    for documents in (OAUTH_ONLY, OPENID_ONLY):
+        authorization_server.reset()
+        protected_resource.seen.clear()
+        authorization_server.misbehaviour = Misbehaviour(documents=documents)
+        run = oauth_run(client_launcher, revision, protected_resource)
+
+        def check(documents: frozenset[str] = documents) -> None:
+            read = [seen.path for seen in authorization_server.seen if seen.path.startswith("/.well-known/")]
+            precondition(read, "the client asked for no authorization server metadata")
+            authorized = authorization_server.requests_to("/authorize")
+            assert authorized, f"serving only {sorted(documents)}, the client asked {read} and never authorized"
+
+        run.judge(check)
+
+
+@for_req("authorization-client-as-metadata-order-no-path", "client")
+def test_for_an_issuer_without_a_path_the_client_tries_oauth_then_openid(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """Only the OpenID Connect document is served: the client asks RFC 8414's first, then OpenID's."""
+    authorization_server.misbehaviour = Misbehaviour(documents=OPENID_ONLY)
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        asked = discovery_paths(authorization_server)
+        expected = [OAUTH_METADATA_PATH, OPENID_METADATA_PATH]
+        assert asked[:2] == expected, f"the client asked for the metadata at {asked}, not {expected} first"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-as-metadata-order-with-path", "client")
+def test_for_an_issuer_with_a_path_the_client_tries_the_three_documents_in_order(
+    revision: str, client_launcher: Launcher, tenant: Tenant
+) -> None:
+    """The issuer is {origin}/tenant1 and serves only OpenID's path-appended document: the client asks RFC 8414's
+    path-inserted one, OpenID's path-inserted one, then OpenID's path-appended one."""
+    tenant.authorization.misbehaviour = Misbehaviour(documents=frozenset({"openid-configuration-appended"}))
+    run = oauth_run(client_launcher, revision, tenant.resource)
+
+    def check() -> None:
+        asked = [seen.path for seen in tenant.authorization.seen if "/.well-known/" in seen.path]
+        expected = [OAUTH_METADATA_PATH + TENANT, OPENID_METADATA_PATH + TENANT, TENANT + OPENID_METADATA_PATH]
+        assert asked[:3] == expected, f"the client asked for the metadata at {asked}, not {expected} first"
+
+    run.judge(check)
+
+
+# -- client side: the 401 challenge and the scopes asked for -------------------------------------------------
+
+
+@for_req("authorization-client-parse-www-authenticate", "client")
+def test_the_client_reads_a_challenge_with_several_parameters(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The 401's challenge carries a realm (a quoted string holding a comma) before resource_metadata, which names
+    the only place the metadata is: the client reads it there, authorizes, and its token gets through."""
+    protected_resource.misbehaviour = ResourceMisbehaviour(
+        challenge_extra='realm="mcp-matrix tools, resources"',
+        metadata_locations=frozenset({"elsewhere"}),
+        challenge_names="elsewhere",
+    )
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        named = urllib.parse.urlsplit(protected_resource.metadata_url_at("elsewhere")).path
+        asked = [s.path for s in protected_resource.seen if s.method == "GET" and s.path != protected_resource.path]
+        assert asked[:1] == [named], f"the challenge named {named}; the client asked for the metadata at {asked}"
+        assert authorized_session(protected_resource), "the client's token never got through after the challenge"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-challenge-scope-authoritative", "client")
+def test_the_client_asks_for_every_scope_the_challenge_names(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The 401 names two scopes, of which the metadata's scopes_supported lists one: the client asks for both."""
+    challenged = {"mcp-matrix:tools", "mcp-matrix:admin"}
+    protected_resource.misbehaviour = ResourceMisbehaviour(
+        challenge_scope=" ".join(sorted(challenged)),
+        required_scopes=tuple(sorted(challenged)),
+        metadata_overrides={"scopes_supported": ["mcp-matrix:tools"]},
+    )
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        first = the_one(scopes_asked(authorization_server), "authorization request")
+        assert challenged <= first, f"the challenge named {sorted(challenged)}; the client asked for {sorted(first)}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-no-scope-set-assumption", "client")
+def test_the_client_follows_a_challenge_whose_scopes_are_outside_scopes_supported(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The 401 names mcp-matrix:admin, the metadata's scopes_supported only mcp-matrix:tools (neither set holds
+    the other): the client asks for the challenged scope and gets through with it."""
+    protected_resource.misbehaviour = ResourceMisbehaviour(
+        challenge_scope="mcp-matrix:admin",
+        required_scopes=("mcp-matrix:admin",),
+        metadata_overrides={"scopes_supported": ["mcp-matrix:tools"]},
+    )
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        asked = scopes_asked(authorization_server)
+        assert any("mcp-matrix:admin" in scopes for scopes in asked), (
+            f"the challenge named mcp-matrix:admin (outside scopes_supported); the client asked for {asked}"
+        )
+        assert authorized_session(protected_resource), "the client never got through with the challenged scope"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-initial-scope-fallback", "client")
+def test_without_a_challenged_scope_the_client_asks_for_scopes_supported(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The 401 names no scope. Two runs: the metadata lists two scopes (the client asks for both), then lists none
+    (the client's authorization request has no scope parameter)."""
+    supported = ["mcp-matrix:tools", "mcp-matrix:admin"]
+    for listed in (supported, None):
+        authorization_server.reset()
+        protected_resource.seen.clear()
+        protected_resource.misbehaviour = ResourceMisbehaviour(metadata_overrides={"scopes_supported": listed})
+        run = oauth_run(client_launcher, revision, protected_resource)
+
+        def check(listed: list[str] | None = listed) -> None:
+            asked = the_one(authorization_server.requests_to("/authorize"), "authorization request").query
+            if listed is None:
+                assert "scope" not in asked, (
+                    f"the metadata lists no scopes_supported; the client asked for scope {asked['scope']}"
+                )
+            else:
+                assert set(asked.get("scope", [""])[0].split()) == set(listed), (
+                    f"the metadata lists {listed}; the client asked for scope {asked.get('scope')}"
+                )
+
+        run.judge(check)
+
+
+@for_req("authorization-client-user-step-up", "client")
+def test_the_client_acting_for_a_user_authorizes_again_on_a_scope_error(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """tools/list needs mcp-matrix:admin: after its 403 insufficient_scope the client sends its user through a new
+    authorization request, and then lists the tools."""
+    protected_resource.misbehaviour = ResourceMisbehaviour(method_scopes={"tools/list": ("mcp-matrix:admin",)})
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        refused = [s for s in protected_resource.requests_to_mcp() if s.status == 403]
+        precondition(refused, "no request of the client met the insufficient-scope refusal")
+        again = [s for s in authorization_server.requests_to("/authorize") if s.at >= refused[0].at]
+        assert again, "after the 403 insufficient_scope the client sent no new authorization request"
+        listed = [s for s in authorized_session(protected_resource) if s.at >= again[0].at]
+        assert listed, "after authorizing again the client's request never got through"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-reauthorization-keeps-granted-scopes", "client")
+def test_the_client_keeps_its_scopes_when_it_authorizes_again(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The client holds mcp-matrix:tools; tools/list's 403 names only mcp-matrix:admin: the new authorization asks
+    for both."""
+    protected_resource.misbehaviour = ResourceMisbehaviour(
+        method_scopes={"tools/list": ("mcp-matrix:admin",)}, insufficient_scope_names="mcp-matrix:admin"
+    )
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        first, *again = scopes_asked(authorization_server) or [set()]
+        precondition(again, "the client did not authorize again after the insufficient-scope refusal")
+        assert {"mcp-matrix:tools", "mcp-matrix:admin"} <= again[0], (
+            f"the client held {sorted(first)} and was challenged for mcp-matrix:admin; it asked for {sorted(again[0])}"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-offline-access-scope", "client")
+def test_the_client_may_ask_for_offline_access(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization server's scopes_supported lists offline_access: the client may ask for it (not-exercised
+    when it does not)."""
+    scopes = ["mcp-matrix:tools", "mcp-matrix:admin", "offline_access"]
+    authorization_server.misbehaviour = Misbehaviour(metadata_overrides={"scopes_supported": scopes})
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        first = the_one(scopes_asked(authorization_server), "authorization request")
+        assert "offline_access" in first, f"the client asked for {sorted(first)}, without offline_access"
+
+    run.judge(check)
+
+
+# -- client side: the resource parameter ---------------------------------------------------------------------
+
+
+def resources_named(authorization: AuthorizationServer) -> list[str]:
+    """The resource parameters of the client's authorization and token requests."""
+    return [
+        *(r for s in authorization.requests_to("/authorize") for r in s.query.get("resource", [])),
+        *(r for s in authorization.requests_to("/token") for r in s.form.get("resource", [])),
+    ]
+
+
+@for_req("authorization-client-resource-canonical-uri", "client")
+def test_the_resource_parameter_is_an_absolute_uri_without_a_fragment(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        named = resources_named(authorization_server)
+        precondition(named, "the client named no resource")
+        wrong = [
+            resource
+            for resource in named
+            if not (parts := urllib.parse.urlsplit(resource)).scheme or not parts.netloc or "#" in resource
+        ]
+        assert not wrong, f"resource parameters that are no absolute URI without a fragment: {wrong}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-resource-most-specific", "client")
+def test_the_resource_parameter_names_the_endpoint_not_only_its_origin(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The MCP server is at /mcp of its origin: the resource names that path."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        named = resources_named(authorization_server)
+        precondition(named, "the client named no resource")
+        vaguer = [r for r in named if urllib.parse.urlsplit(r).path.rstrip("/") != protected_resource.path]
+        assert not vaguer, f"the MCP server is {protected_resource.url}; the client named the resource {vaguer}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-resource-regardless-of-as-support", "client")
+def test_the_client_names_the_resource_to_a_server_that_states_no_support_for_it(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization server's metadata says nothing of resource indicators: the client names the resource in
+    its authorization request and its token requests all the same."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        read = [s for s in authorization_server.seen if s.path.startswith("/.well-known/") and s.status == 200]
+        precondition(read, "the client read no authorization server metadata")
+        stated = [key for key in authorization_server.metadata("oauth-authorization-server") if "resource" in key]
+        precondition(not stated, f"the authorization server's metadata states {stated}")
+        asked = the_one(authorization_server.requests_to("/authorize"), "authorization request").query
+        tokens = authorization_server.requests_to("/token")
+        precondition(tokens, "the client sent no token request")
+        without = ["authorization request"] * ("resource" not in asked) + [
+            f"token request ({s.form.get('grant_type')})" for s in tokens if not s.form.get("resource")
+        ]
+        assert not without, f"requests without a resource parameter: {without}"
+
+    run.judge(check)
+
+
+@pytest.fixture
+def root_resource(
+    authorization_server: AuthorizationServer,
+    http_server_url: str,
+    authorization_trace: Trace,
+    request: pytest.FixtureRequest,
+) -> Iterator[ProtectedResource]:
+    """A protected resource at the root of its origin, whose metadata names it without a trailing slash (the
+    client is given that URL too)."""
+    with ProtectedResource(http_server_url, [authorization_server], path="/") as resource:
+        resource.recorder.trace = authorization_trace
+        resource.recorder.fault = active_fault(request)
+        resource.misbehaviour = ResourceMisbehaviour(metadata_overrides={"resource": resource.origin})
+        yield resource
+
+
+@for_req("authorization-canonical-uri-no-trailing-slash", "client")
+def test_the_client_names_a_resource_at_the_root_without_a_trailing_slash(
+    revision: str, client_launcher: Launcher, root_resource: ProtectedResource, authorization_server
+) -> None:
+    """The MCP server is the origin itself, given and stated as http://127.0.0.1:<port> (the slash means nothing
+    there): the resource the client names has no trailing slash."""
+    run = run_client_process(client_launcher, "oauth_flow", revision, [root_resource.origin])
+
+    def check() -> None:
+        named = resources_named(authorization_server)
+        precondition(named, "the client named no resource")
+        slashed = [resource for resource in named if resource.endswith("/")]
+        assert not slashed, f"the MCP server is {root_resource.origin}; the client named the resource {slashed}"
+
+    run.judge(check)
+
+
+@for_req("authorization-accept-uppercase-scheme-host", "client")
+def test_the_client_accepts_metadata_naming_its_server_in_upper_case(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The protected-resource metadata names the MCP server with its scheme and host in upper case: the same
+    resource, so the client goes on to authorize (and the resource takes the token, whichever way it is spelt)."""
+    parts = urllib.parse.urlsplit(protected_resource.url)
+    shouted = urllib.parse.urlunsplit(parts._replace(scheme=parts.scheme.upper(), netloc=parts.netloc.upper()))
+    protected_resource.misbehaviour = ResourceMisbehaviour(metadata_overrides={"resource": shouted})
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        read = [s for s in protected_resource.seen if s.path.startswith(PRM_PATH) and s.status == 200]
+        precondition(read, "the client never read the protected-resource metadata")
+        authorized = authorization_server.requests_to("/authorize")
+        assert authorized, f"the metadata names the resource {shouted}; the client went no further than reading it"
 
     run.judge(check)

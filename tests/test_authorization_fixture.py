@@ -19,6 +19,7 @@ import jwt
 import pytest
 
 from conformance.harness.authorization import (
+    MOVED_ENDPOINTS,
     OAUTH_ONLY,
     OPENID_ONLY,
     OTHER_AUDIENCE,
@@ -28,7 +29,7 @@ from conformance.harness.authorization import (
     Misbehaviour,
 )
 from conformance.harness.faults import Fault
-from conformance.harness.protected_resource import ResourceMisbehaviour
+from conformance.harness.protected_resource import ProtectedResource, ResourceMisbehaviour
 from conformance.run.plugin import run_client_process
 
 REDIRECT_URI = "http://127.0.0.1:3000/callback"
@@ -512,3 +513,56 @@ def test_the_challenge_can_name_metadata_off_the_well_known_paths(http, protecte
     assert challenge == f'Bearer resource_metadata="{elsewhere}"'
     assert http.get(elsewhere).json()["resource"] == protected_resource.url
     assert http.get(protected_resource.metadata_url).status_code == 404
+
+
+def test_moved_endpoints_are_named_by_the_metadata_and_served(http, authorization_server) -> None:
+    authorization_server.misbehaviour = Misbehaviour(moved_endpoints=True)
+    metadata = http.get(authorization_server.origin + OAUTH_PATH).json()
+    moved = authorization_server.issuer + MOVED_ENDPOINTS
+    assert [metadata[f"{name}_endpoint"] for name in ("authorization", "token", "registration")] == [
+        moved + "/authorize",
+        moved + "/token",
+        moved + "/register",
+    ]
+    assert http.post(moved + "/register", json={"redirect_uris": [REDIRECT_URI]}).status_code == 201
+    assert authorization_server.requests_to(MOVED_ENDPOINTS + "/register")[0].status == 201
+
+
+def test_a_resource_can_be_served_from_the_authorization_servers_origin(
+    http, authorization_server, http_server_url
+) -> None:
+    """A 2025-03-26 MCP server: its endpoint and metadata paths on the authorization server's origin, the rest
+    still the authorization server's; gone with the resource."""
+    with ProtectedResource(http_server_url, [authorization_server], path="/v1/mcp", on=authorization_server) as hosted:
+        assert hosted.url == authorization_server.origin + "/v1/mcp"
+        assert initialize(http, hosted.url, None).status_code == 401
+        assert http.get(authorization_server.origin + OAUTH_PATH).json()["issuer"] == authorization_server.issuer
+        assert [seen.path for seen in hosted.seen] == ["/v1/mcp"]
+        assert [seen.path for seen in authorization_server.seen] == [OAUTH_PATH]
+    assert http.post(hosted.url, json={}).status_code == 404
+
+
+def test_the_challenge_can_carry_further_parameters(http, protected_resource) -> None:
+    protected_resource.misbehaviour = ResourceMisbehaviour(challenge_extra='realm="a, b"', challenge_scope=SCOPE)
+    challenge = initialize(http, protected_resource.url, None).headers["www-authenticate"]
+    assert challenge == f'Bearer realm="a, b", scope="{SCOPE}", resource_metadata="{protected_resource.metadata_url}"'
+
+
+def test_the_insufficient_scope_answer_can_name_only_some_scopes(http, protected_resource, authorization_server):
+    protected_resource.misbehaviour = ResourceMisbehaviour(
+        method_scopes={"initialize": ("mcp-matrix:admin",)}, insufficient_scope_names="mcp-matrix:admin"
+    )
+    token = authorization_server.mint(audience=protected_resource.url, scopes=[SCOPE])
+    refused = initialize(http, protected_resource.url, token)
+    assert refused.status_code == 403 and 'scope="mcp-matrix:admin"' in refused.headers["www-authenticate"]
+
+
+def test_the_resource_takes_its_uri_spelt_in_upper_case_or_with_a_trailing_slash(
+    http, protected_resource, authorization_server
+) -> None:
+    shouted = protected_resource.url.replace("http://127.0.0.1", "HTTP://127.0.0.1")
+    for audience in (shouted, protected_resource.url + "/"):
+        token = authorization_server.mint(audience=audience, scopes=[SCOPE])
+        assert initialize(http, protected_resource.url, token).status_code == 200, audience
+    other_path = authorization_server.mint(audience=protected_resource.url + "/other", scopes=[SCOPE])
+    assert initialize(http, protected_resource.url, other_path).status_code == 401

@@ -78,6 +78,8 @@ OTHER_AUDIENCE = "http://127.0.0.1:9/another-resource"  # a resource no test ser
 WRONG_ISSUER = "http://127.0.0.1:9/another-issuer"  # an issuer this server is not
 OWN_ISSUER = "{issuer}"  # in a switch that states an issuer: this server's own
 ACCESS_TOKEN_SECONDS = 3600
+# where the `moved_endpoints` switch places the authorization, token and registration endpoints, under the issuer
+MOVED_ENDPOINTS = "/mcp-matrix/moved"
 CODE_SECONDS = 300
 
 # The discovery documents, each at the path its specification gives for the issuer (path P, maybe empty):
@@ -105,6 +107,9 @@ class Misbehaviour:
     missing_document_status: int = 404  # the status of a document it does not serve (5xx: a failing server)
     metadata_issuer: str | None = None  # the issuer its metadata states (None: its own)
     code_challenge_methods: tuple[str, ...] | None = ("S256",)  # None: the field is left out (no PKCE stated)
+    # the metadata names the authorization, token and registration endpoints under MOVED_ENDPOINTS, off the
+    # default paths (served too): a client that reaches them read the metadata
+    moved_endpoints: bool = False
     client_id_metadata_documents: bool = False  # advertise (and accept) client ID metadata documents
     metadata_overrides: Mapping[str, Any] = field(default_factory=dict)  # set any field; None removes it
     # registration: "open" (RFC 7591), "refused" (400 invalid_client_metadata), "unadvertised" (no endpoint)
@@ -173,7 +178,17 @@ class AuthorizationServer:
         self.issuer = self.origin + self.issuer_path
         self.jwks_uri = self.issuer + "/jwks"
         self.recorder = Recorder(self._app(), self.seen)  # its `trace`: where a test wants the exchanges too
-        self._listener.start(self.recorder)
+        # another application served from this origin at its own paths (a 2025-03-26 MCP server, whose
+        # authorization base URL is its own origin): ProtectedResource(..., on=this server)
+        self.guest: tuple[frozenset[str], ASGIApp] | None = None
+        self._listener.start(self._serve)
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
+        guest = self.guest
+        if guest is not None and scope["type"] == "http" and scope["path"] in guest[0]:
+            await guest[1](scope, receive, send)
+        else:
+            await self.recorder(scope, receive, send)
 
     def __enter__(self) -> AuthorizationServer:
         return self
@@ -279,11 +294,12 @@ class AuthorizationServer:
     def metadata(self, document: DiscoveryDocument) -> dict[str, Any]:
         """The metadata document as ``misbehaviour`` has it (the OpenID ones with OpenID's own fields)."""
         bent = self.misbehaviour
+        endpoints = self.issuer + (MOVED_ENDPOINTS if bent.moved_endpoints else "")
         found: dict[str, Any] = {
             "issuer": bent.metadata_issuer or self.issuer,
-            "authorization_endpoint": self.issuer + "/authorize",
-            "token_endpoint": self.issuer + "/token",
-            "registration_endpoint": self.issuer + "/register",
+            "authorization_endpoint": endpoints + "/authorize",
+            "token_endpoint": endpoints + "/token",
+            "registration_endpoint": endpoints + "/register",
             "jwks_uri": self.jwks_uri,
             "scopes_supported": list(self.scopes),
             "response_types_supported": ["code"],
@@ -347,12 +363,13 @@ class AuthorizationServer:
         ):
             documents.setdefault(path, set()).add(kind)  # type: ignore[arg-type]
         routes = [Route(path, self._document(frozenset(kinds)), methods=["GET"]) for path, kinds in documents.items()]
-        routes += [
-            Route(prefix + "/authorize", authorize.handle, methods=["GET", "POST"]),
-            Route(prefix + "/token", token.handle, methods=["POST"]),
-            Route(prefix + "/register", registration, methods=["POST"]),
-            Route(prefix + "/jwks", jwks, methods=["GET"]),
-        ]
+        for endpoints in (prefix, prefix + MOVED_ENDPOINTS):
+            routes += [
+                Route(endpoints + "/authorize", authorize.handle, methods=["GET", "POST"]),
+                Route(endpoints + "/token", token.handle, methods=["POST"]),
+                Route(endpoints + "/register", registration, methods=["POST"]),
+            ]
+        routes.append(Route(prefix + "/jwks", jwks, methods=["GET"]))
         return Starlette(routes=routes)
 
 

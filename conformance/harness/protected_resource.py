@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -57,9 +58,12 @@ class ResourceMisbehaviour:
     challenge_metadata: bool = True  # a 401's challenge names resource_metadata
     challenge_names: MetadataLocation = "path"  # the location it names
     challenge_scope: str | None = None  # the scope a 401's challenge names (None: no scope parameter)
+    # further auth-params, written as they are, ahead of the others in every challenge (a realm, an extension's)
+    challenge_extra: str = ""
     required_scopes: tuple[str, ...] = REQUIRED_SCOPES  # what every request needs
     method_scopes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # what a JSON-RPC method needs more
     insufficient_scope_status: int = 403  # the answer to a token short of scope
+    insufficient_scope_names: str | None = None  # the scope that answer names (None: all the request needs)
 
 
 WELL_BEHAVED = ResourceMisbehaviour()
@@ -67,19 +71,37 @@ WELL_BEHAVED = ResourceMisbehaviour()
 
 class ProtectedResource:
     """The resource at ``url`` (``{origin}{path}``), taking the tokens of ``trusted`` and forwarding to
-    ``upstream``. ``trusted`` may change (an authorization server migration); ``close()`` stops it."""
+    ``upstream``. ``trusted`` may change (an authorization server migration); ``close()`` stops it.
 
-    def __init__(self, upstream: str, trusted: Sequence[AuthorizationServer], path: str = "/mcp") -> None:
+    With ``on``, it is served from that authorization server's origin (its paths only) instead of its own: a
+    2025-03-26 MCP server, whose authorization base URL is the origin of its own URL."""
+
+    def __init__(
+        self,
+        upstream: str,
+        trusted: Sequence[AuthorizationServer],
+        path: str = "/mcp",
+        on: AuthorizationServer | None = None,
+    ) -> None:
         self.upstream = upstream
         self.trusted = list(trusted)
         self.path = path
         self.misbehaviour = WELL_BEHAVED
         self.seen: list[SeenRequest] = []
-        self._listener = LoopbackServer("the protected resource")
-        self.url = self._listener.origin + path
-        self.metadata_url = self._listener.origin + "/.well-known/oauth-protected-resource" + path
+        self._host = on
+        self._listener: LoopbackServer | None = None
+        if on is None:
+            self._listener = LoopbackServer("the protected resource")
+            self.origin = self._listener.origin
+        else:
+            self.origin = on.origin
+        self.url = self.origin + path
+        self.metadata_url = self.origin + "/.well-known/oauth-protected-resource" + path
         self.recorder = Recorder(self._app(), self.seen)  # its `trace`: where a test wants the exchanges too
-        self._listener.start(self.recorder)
+        if self._listener is not None:
+            self._listener.start(self.recorder)
+        elif on is not None:
+            on.guest = (frozenset([path, *self._metadata_paths().values()]), self.recorder)
 
     def __enter__(self) -> ProtectedResource:
         return self
@@ -88,10 +110,13 @@ class ProtectedResource:
         self.close()
 
     def close(self) -> None:
-        self._listener.close()
+        if self._host is not None:
+            self._host.guest = None
+        if self._listener is not None:
+            self._listener.close()
 
     def metadata_url_at(self, location: MetadataLocation) -> str:
-        return self._listener.origin + self._metadata_paths()[location]
+        return self.origin + self._metadata_paths()[location]
 
     def _metadata_paths(self) -> dict[MetadataLocation, str]:
         well_known = "/.well-known/oauth-protected-resource"
@@ -119,7 +144,7 @@ class ProtectedResource:
 
     def _challenge(self, status: int, error: str | None, scope: str | None) -> Response:
         """A refusal with its ``WWW-Authenticate: Bearer`` challenge (RFC 6750 section 3)."""
-        parameters = []
+        parameters = [self.misbehaviour.challenge_extra] if self.misbehaviour.challenge_extra else []
         if error is not None:
             parameters.append(f'error="{error}"')
         if scope:
@@ -141,12 +166,13 @@ class ProtectedResource:
         claims = next((c for server in self.trusted if (c := server.verified_claims(token)) is not None), None)
         audience = claims.get("aud") if claims else None
         audiences = audience if isinstance(audience, list) else [audience]
-        if claims is None or self.url not in audiences or int(claims.get("exp", 0)) <= time.time():
+        if claims is None or not any(_same_resource(self.url, a) for a in audiences) or _expired(claims):
             return self._challenge(401, "invalid_token", bent.challenge_scope)
         needed = [*bent.required_scopes, *_method_scopes(body, bent.method_scopes)]
         granted = str(claims.get("scope", "")).split()
         if not set(needed) <= set(granted):
-            return self._challenge(bent.insufficient_scope_status, "insufficient_scope", " ".join(needed))
+            named = bent.insufficient_scope_names
+            return self._challenge(bent.insufficient_scope_status, "insufficient_scope", named or " ".join(needed))
         return None
 
     async def _mcp(self, request: Request) -> Response:
@@ -187,6 +213,24 @@ class ProtectedResource:
             Route(path, self._metadata_route(where), methods=["GET"]) for where, path in self._metadata_paths().items()
         ]
         return Starlette(routes=routes)
+
+
+def _same_resource(url: str, audience: Any) -> bool:
+    """Whether a token's audience names this resource: scheme and host in any case, a trailing slash of the path
+    not meaningful (as a client may write the canonical URI either way)."""
+    if not isinstance(audience, str):
+        return False
+    ours, theirs = urllib.parse.urlsplit(url), urllib.parse.urlsplit(audience)
+    return (ours.scheme.lower(), ours.netloc.lower(), ours.path.rstrip("/"), ours.query) == (
+        theirs.scheme.lower(),
+        theirs.netloc.lower(),
+        theirs.path.rstrip("/"),
+        theirs.query,
+    )
+
+
+def _expired(claims: Mapping[str, Any]) -> bool:
+    return int(claims.get("exp", 0)) <= time.time()
 
 
 def _method_scopes(body: bytes, scopes: Mapping[str, tuple[str, ...]]) -> Iterable[str]:
