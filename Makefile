@@ -8,7 +8,7 @@ PYTEST := $(PY) -m pytest
 WORKERS ?= 6
 
 .PHONY: setup spec test conformance falsify matrix lint bench stability run clean
-.PHONY: referee targets implementations mutate
+.PHONY: referee targets implementations mutate capture-real
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,12 @@ referee: setup
 ## (targets/package-lock.json, targets/requirements/*.txt), into .cache/targets: once per lock (see targets/install.py).
 targets:
 	$(PYTHON) targets/install.py
+
+## A capture of a real client and server no one here wrote (the TypeScript SDK's client against the npm "everything"
+## server, over stdio and Streamable HTTP, through `python -m conformance capture`), validated offline: each
+## report's headline (conformance/capture/real.py).
+capture-real: setup targets
+	$(PY) -m conformance.capture.real
 
 ## Every target profile run (the default and the real ones: make targets), then docs/implementations.md
 ## from their reports. A target's MUST failures do not stop the others; each is read in its report.

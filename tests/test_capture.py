@@ -8,6 +8,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from conformance.capture import real
 from conformance.capture.recording import LineSplitter, SseParser
 from conformance.catalogue.spec_pin import PROJECT_ROOT
 from conformance.harness.trace import PSEUDONYM_PREFIX
@@ -424,3 +426,24 @@ def test_the_http_proxy_forwards_bytes_unchanged_and_records_the_session(
         ("server-to-client", "server"),
         ("client-to-server", "client"),
     ]
+
+
+# -- a real client and server -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("transport", ["stdio", "streamable-http"])
+def test_a_capture_of_a_real_client_and_server_is_a_trace_the_validator_judges(transport: str, tmp_path: Path) -> None:
+    """The TypeScript SDK's client and the npm "everything" server (make targets), through capture: a trace of
+    the format that the validator reads and judges (exit 0 or 1, never 2 or 3), with requirements it saw."""
+    try:
+        recording_of = {"stdio": real.capture_stdio, "streamable-http": real.capture_streamable_http}[transport]
+        recorded = recording_of(tmp_path)
+    except real.NotInstalled as exc:
+        pytest.skip(f"fixture-missing: {exc}")
+    assert recording(tmp_path)[0]["transport"] == transport
+    report = real.validate(recorded)
+    assert report.returncode in (0, 1), report.stderr
+    print(real.headline(report.stdout))
+    totals = re.search(r"all traces: (\d+) fail, (\d+) warn, (\d+) pass", report.stdout)
+    assert totals is not None, report.stdout[-2000:]
+    assert int(totals.group(3)) > 0, "the validator judged no requirement on the capture"

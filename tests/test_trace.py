@@ -122,3 +122,13 @@ def test_every_trace_a_run_of_the_suite_keeps_validates_against_the_format(tmp_p
     sessions = {e["headers"]["mcp-session-id"] for e in kept if "mcp-session-id" in e.get("headers", {})}
     assert sessions, "no trace shows a session id"
     assert all(session.startswith(PSEUDONYM_PREFIX) for session in sessions), sessions
+
+
+def test_a_path_keeps_its_bytes_unless_its_query_names_a_session(tmp_path: Path) -> None:
+    trace = Trace(tmp_path / "t.jsonl", "sse")
+    trace.record("client-to-server", "http", method="POST", path="/messages/?sessionId=abc&q=a%20b", headers={})
+    trace.record("client-to-server", "http", method="POST", path="/mcp?q=a%20b", headers={})
+    trace.close()
+    with_session, without = events(trace.path)
+    assert with_session["path"] == f"/messages/?sessionId={trace.pseudonym('abc')}&q=a+b"
+    assert without["path"] == "/mcp?q=a%20b"

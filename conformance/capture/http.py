@@ -186,7 +186,7 @@ class Proxy:
         target = scope["raw_path"].decode("latin-1") + (f"?{query}" if query else "")
         headers = [(name, value) for name, value in scope["headers"] if name.lower() not in HOP_BY_HOP]
         trace = self.recordings.for_request(_session_of(headers, target), method, bytes(body))
-        path = trace.pseudonymous_url(target)
+        path = target  # the trace writes the session in its query as a pseudonym
         trace.record("client-to-server", "http", method=method, path=path, headers=_header_map(headers))
         if body:
             record_unit(trace, "client-to-server", bytes(body))

@@ -9,10 +9,11 @@ optional. The offline validator reads the same format (docs/trace-format.md).
 What the writer keeps out of a trace, whoever records through it (the harness or ``capture``):
 of the headers it writes only those a conformance check can be about (``RECORDED_HEADERS`` and
 every ``Mcp-*`` header), never a credential-bearing one (``CREDENTIAL_HEADERS``), and a session id
-(the ``Mcp-Session-Id`` header, a ``session`` query parameter of a 2024-11-05 endpoint URL) only
-as a pseudonym: a keyed hash under a key drawn for this trace, the same for the same id within
-the trace and unlinkable to it without the key, which is never written. An event whose line would
-be longer than a reader takes (``LONGEST_LINE``) is written as a ``lifecycle`` ``oversized`` event.
+(the ``Mcp-Session-Id`` header, a ``session`` query parameter of a 2024-11-05 endpoint URL or of a
+recorded ``path``) only as a pseudonym: a keyed hash under a key drawn for this trace, the same for
+the same id within the trace and unlinkable to it without the key, which is never written. An event
+whose line would be longer than a reader takes (``LONGEST_LINE``) is written as a ``lifecycle``
+``oversized`` event.
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ class Trace:
             fields["headers"] = self.recorded_headers(fields["headers"])
         if kind == "lifecycle" and fields.get("event") == "endpoint" and isinstance(fields.get("data"), str):
             fields["data"] = self.pseudonymous_url(fields["data"])
+        if isinstance(fields.get("path"), str):
+            fields["path"] = self.pseudonymous_url(fields["path"])
         with self._lock:
             if self._file.closed:
                 return
@@ -117,13 +120,11 @@ class Trace:
         """``url`` with the value of each query parameter that names a session replaced by its pseudonym
         (2024-11-05's endpoint URLs carry the session there: ``?sessionId=``, ``?session_id=``)."""
         parts = urlsplit(url)
-        if not parts.query:
-            return url
-        query = [
-            (name, self.pseudonym(value) if "session" in name.lower() else value)
-            for name, value in parse_qsl(parts.query, keep_blank_values=True)
-        ]
-        return urlunsplit(parts._replace(query=urlencode(query)))
+        query = parse_qsl(parts.query, keep_blank_values=True)
+        if not any("session" in name.lower() for name, _ in query):
+            return url  # as it was written: re-encoding a query could change its bytes
+        kept = [(name, self.pseudonym(value) if "session" in name.lower() else value) for name, value in query]
+        return urlunsplit(parts._replace(query=urlencode(kept)))
 
     def close(self) -> None:
         with self._lock:
