@@ -9,14 +9,22 @@ import base64
 import hashlib
 import json
 import re
+import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import jwt
 import pytest
 
+from conformance.fixtures.user_agent import (
+    CLIENT_METADATA_URL,
+    OAUTH_REDIRECT_URI,
+    PREREGISTERED_CLIENT_ID,
+    PREREGISTERED_ISSUER_VARIABLE,
+)
 from conformance.harness.authorization import (
     MOVED_ENDPOINTS,
     OAUTH_ONLY,
@@ -34,7 +42,7 @@ from conformance.harness.peer import precondition
 from conformance.harness.protected_resource import ProtectedResource, ResourceMisbehaviour
 from conformance.harness.trace import Trace
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import ClientRun, ConfiguredServer, active_fault, run_client_process
+from conformance.run.plugin import CLIENT_RUN_SECONDS, ClientRun, ConfiguredServer, active_fault, run_client_process
 
 # -- server side ---------------------------------------------------------------------------------------------
 #
@@ -843,6 +851,585 @@ def test_without_a_metadata_url_the_client_tries_the_well_known_paths_in_order(
         asked = [seen.path for seen in protected_resource.seen if seen.path.startswith(PRM_PATH)]
         expected = [PRM_PATH + protected_resource.path, PRM_PATH]
         assert asked[:2] == expected, f"the client asked for the protected-resource metadata at {asked}, not {expected}"
+
+    run.judge(check)
+
+
+# -- client side: registration, redirect URIs, issuer identification, refresh, credentials across servers -------
+
+
+def successful_registrations(authorization: AuthorizationServer) -> list[SeenRequest]:
+    return [seen for seen in authorization.requests_to("/register") if seen.method == "POST" and seen.status < 300]
+
+
+def client_id_of(seen: SeenRequest) -> str:
+    """The client ID a request names (in its query or its form)."""
+    return (seen.query.get("client_id") or seen.form.get("client_id") or [""])[0]
+
+
+def is_loopback_or_https(uri: str) -> bool:
+    """An https URI, or an http one on this machine: localhost or a loopback address (RFC 8252's loopback redirect;
+    the revisions say localhost and do not say whether 127.0.0.1 and ::1 count: the suite takes them as it)."""
+    parts = urllib.parse.urlsplit(uri)
+    host = (parts.hostname or "").lower()
+    local = host == "localhost" or host.endswith(".localhost") or host == "::1" or host.startswith("127.")
+    return parts.scheme == "https" or (parts.scheme == "http" and local)
+
+
+def check_registered_before_authorizing(authorization: AuthorizationServer) -> None:
+    """The client registered at the registration endpoint, then asked for authorization with the client ID it got."""
+    asked = the_one(authorization.requests_to("/authorize"), "authorization request")
+    registered = [seen for seen in successful_registrations(authorization) if seen.at <= asked.at]
+    assert registered, (
+        f"the client sent no registration request before its authorization request (to /register: "
+        f"{[(s.method, s.path, s.status) for s in authorization.requests_to('/register')]})"
+    )
+    client_id = client_id_of(asked)
+    assert client_id in authorization.registered_client_ids, (
+        f"the authorization request names client_id {client_id!r}, not the one registered "
+        f"({authorization.registered_client_ids})"
+    )
+
+
+@for_req("authorization-client-dynamic-registration", "client")
+def test_the_client_registers_itself_dynamically(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization server offers RFC 7591 registration and the client has no client ID: it registers, with
+    no person involved, and authorizes with the client ID it got."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+    run.judge(lambda: check_registered_before_authorizing(authorization_server))
+
+
+@for_req("authorization-client-dynamic-registration-optional", "client")
+def test_the_client_may_register_itself_dynamically(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """As above, a MAY since 2025-11-25: a client that gets its client ID otherwise has not taken the option."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+    run.judge(lambda: check_registered_before_authorizing(authorization_server))
+
+
+@for_req("authorization-client-has-client-id-before-flow", "client")
+def test_the_client_holds_a_client_id_before_it_asks_for_authorization(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization request names a client ID the authorization server issued before it came."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        asked = the_one(authorization_server.requests_to("/authorize"), "authorization request")
+        client_id = client_id_of(asked)
+        assert client_id, f"the authorization request names no client_id: {asked.query}"
+        issued_before = [s for s in successful_registrations(authorization_server) if s.at <= asked.at]
+        assert issued_before and client_id in authorization_server.registered_client_ids, (
+            f"the authorization request names client_id {client_id!r}, which the authorization server had not "
+            f"issued (issued: {authorization_server.registered_client_ids})"
+        )
+
+    run.judge(check)
+
+
+def registered_metadata(authorization: AuthorizationServer) -> dict[str, Any]:
+    """The client metadata of the client's (first successful) registration request."""
+    registration = the_one(successful_registrations(authorization), "successful registration request").json()
+    precondition(isinstance(registration, dict), f"the registration request is no JSON object: {registration!r}")
+    return registration
+
+
+def redirect_uris_used(authorization: AuthorizationServer) -> list[str]:
+    """The redirect URIs the client's authorization and token requests name."""
+    return [
+        uri
+        for seen in authorization.requests_to("/authorize") + authorization.requests_to("/token")
+        for uri in seen.query.get("redirect_uri", []) + seen.form.get("redirect_uri", [])
+    ]
+
+
+@for_req("authorization-client-registered-redirect-uris", "client")
+def test_the_client_uses_only_redirect_uris_it_registered(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The registration lists redirect URIs, and each one the authorization and token requests name is among them."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        registered = registered_metadata(authorization_server).get("redirect_uris") or []
+        assert registered, "the client's registration request lists no redirect_uris"
+        used = redirect_uris_used(authorization_server)
+        precondition(used, "the client's authorization request names no redirect_uri")
+        unregistered = [uri for uri in used if uri not in registered]
+        assert not unregistered, f"redirect URIs used but not registered ({registered}): {unregistered}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-redirect-uri-localhost-or-https", "client")
+def test_every_redirect_uri_is_on_localhost_or_https(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """Every redirect URI the client registers or sends is an https URI or an http one on this machine."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        registered = [
+            uri
+            for seen in successful_registrations(authorization_server)
+            for uri in seen.json().get("redirect_uris", [])
+        ]
+        every = registered + redirect_uris_used(authorization_server)
+        precondition(every, "the client named no redirect URI")
+        elsewhere = [uri for uri in every if not is_loopback_or_https(str(uri))]
+        assert not elsewhere, f"redirect URIs neither https nor on localhost: {elsewhere}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-dcr-sets-application-type", "client")
+def test_the_registration_states_an_application_type(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """OpenID Connect registration defaults a missing application_type to web: the client states one."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        stated = registered_metadata(authorization_server).get("application_type")
+        assert stated in ("native", "web"), f"the registration request's application_type is {stated!r}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-dcr-native-application-type", "client")
+def test_a_client_with_loopback_redirects_registers_as_native(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """A client whose redirect URIs are all on this machine runs on it (a native application): it registers with
+    application_type native."""
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        registration = registered_metadata(authorization_server)
+        uris = [str(uri) for uri in registration.get("redirect_uris") or []]
+        local = [uri for uri in uris if urllib.parse.urlsplit(uri).scheme == "http" and is_loopback_or_https(uri)]
+        precondition(uris and local == uris, f"the client's redirect URIs are not all on this machine: {uris}")
+        stated = registration.get("application_type")
+        assert stated == "native", f"a client redirecting to {uris} registered with application_type {stated!r}"
+
+    run.judge(check)
+
+
+REGISTRATION_ATTEMPTS = 3  # registrations a refused client may send (a retry adjusted) before it is looping
+
+
+@for_req("authorization-client-dcr-handles-redirect-uri-rejection", "client")
+def test_a_refused_registration_ends_the_flow_without_a_hang(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization server refuses every registration with invalid_redirect_uri (an OpenID server's rule for
+    the application_type): the client ends its run within the harness's bound, sends no authorization request
+    without a client ID, and does not register again and again."""
+    authorization_server.misbehaviour = Misbehaviour(registration="redirect-refused")
+    started = time.monotonic()
+    oauth_run(client_launcher, revision, protected_resource)
+    took = time.monotonic() - started
+    went_on = [f"{s.method} {s.path}" for s in authorization_server.requests_to("/authorize")]
+    went_on += [f"{s.method} {s.path}" for s in authorization_server.requests_to("/token")]
+    assert not went_on, f"every registration was refused, yet the client went on: {went_on}"
+    attempts = authorization_server.requests_to("/register")
+    precondition(attempts, "the client never asked to register")
+    assert len(attempts) <= REGISTRATION_ATTEMPTS, f"the client registered {len(attempts)} times after refusals"
+    assert took < CLIENT_RUN_SECONDS, f"the client was still running {took:.1f} s after its refused registration"
+
+
+@for_req("authorization-client-dcr-retry-adjusted", "client")
+def test_a_refused_client_may_register_again_adjusted(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """After an invalid_redirect_uri refusal the client may register again with another application_type or other
+    redirect URIs (not-exercised when it does not)."""
+    authorization_server.misbehaviour = Misbehaviour(registration="redirect-refused")
+    oauth_run(client_launcher, revision, protected_resource)
+    attempts = [seen.json() for seen in authorization_server.requests_to("/register")]
+    precondition(attempts, "the client never asked to register")
+    first = attempts[0]
+    adjusted = [
+        later
+        for later in attempts[1:]
+        if later.get("application_type") != first.get("application_type")
+        or later.get("redirect_uris") != first.get("redirect_uris")
+    ]
+    assert adjusted, f"after its refused registration the client sent {len(attempts) - 1} adjusted one(s)"
+
+
+# Client ID metadata documents: scenario oauth_cimd, whose client ID is CLIENT_METADATA_URL. The document at that
+# URL is the client deployment's; the authorization server is handed it (loopback cannot serve that host).
+
+CIMD_DOCUMENT = {
+    "client_id": CLIENT_METADATA_URL,
+    "client_name": "mcp-matrix client",
+    "redirect_uris": [OAUTH_REDIRECT_URI],
+    "grant_types": ["authorization_code", "refresh_token"],
+    "response_types": ["code"],
+    "token_endpoint_auth_method": "none",
+}
+PREREGISTERED = {"redirect_uris": [OAUTH_REDIRECT_URI], "token_endpoint_auth_method": "none"}
+
+
+def cimd_run(
+    client_launcher: Launcher,
+    revision: str,
+    resource: ProtectedResource,
+    authorization: AuthorizationServer,
+    advertised: bool,
+) -> ClientRun:
+    """The client of scenario oauth_cimd against an authorization server that advertises client ID metadata
+    documents (and knows the client's) or does not; registration open either way."""
+    authorization.misbehaviour = Misbehaviour(
+        client_id_metadata_documents=advertised, known_clients={CLIENT_METADATA_URL: CIMD_DOCUMENT}
+    )
+    return run_client_process(client_launcher, "oauth_cimd", revision, [resource.url])
+
+
+def is_url_client_id(client_id: str) -> bool:
+    return "://" in client_id
+
+
+@for_req("authorization-client-cimd", "client")
+def test_the_client_uses_its_metadata_document_url_as_client_id(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization server advertises client ID metadata documents: the client authorizes with its document's
+    URL as client ID, without registering."""
+    run = cimd_run(client_launcher, revision, protected_resource, authorization_server, advertised=True)
+
+    def check() -> None:
+        client_id = client_id_of(the_one(authorization_server.requests_to("/authorize"), "authorization request"))
+        registered = [f"{s.method} {s.path}" for s in authorization_server.requests_to("/register")]
+        assert is_url_client_id(client_id) and not registered, (
+            f"offered client ID metadata documents, the client authorized as {client_id!r} (registrations: "
+            f"{registered})"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-cimd-check-support", "client")
+def test_the_client_uses_no_metadata_document_the_server_does_not_take(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization server's metadata does not state client_id_metadata_document_supported: the client, which
+    has a metadata document URL, does not use it as client ID."""
+    run = cimd_run(client_launcher, revision, protected_resource, authorization_server, advertised=False)
+
+    def check() -> None:
+        client_id = client_id_of(the_one(authorization_server.requests_to("/authorize"), "authorization request"))
+        assert not is_url_client_id(client_id), (
+            f"the authorization server states no client ID metadata document support; the client used {client_id!r}"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-cimd-fallback", "client")
+def test_without_metadata_document_support_the_client_may_register(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """No client ID metadata document support stated: the client may register dynamically instead."""
+    run = cimd_run(client_launcher, revision, protected_resource, authorization_server, advertised=False)
+    run.judge(lambda: check_registered_before_authorizing(authorization_server))
+
+
+@for_req("authorization-client-cimd-client-id-url", "client")
+def test_the_metadata_document_client_id_is_an_https_url_with_a_path(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    run = cimd_run(client_launcher, revision, protected_resource, authorization_server, advertised=True)
+
+    def check() -> None:
+        named = [client_id_of(s) for s in authorization_server.requests_to("/authorize")]
+        named += [client_id_of(s) for s in authorization_server.requests_to("/token")]
+        urls = [client_id for client_id in named if is_url_client_id(client_id)]
+        precondition(urls, f"the client used no metadata document URL as client ID ({named})")
+        wrong = [url for url in urls if (p := urllib.parse.urlsplit(url)).scheme != "https" or p.path in ("", "/")]
+        assert not wrong, f"client IDs that are not https URLs with a path: {wrong}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-cimd-private-key-jwt", "client")
+def test_a_metadata_document_client_may_authenticate_with_a_signed_assertion(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The client may authenticate its token requests with private_key_jwt (RFC 7523's client assertion, issued and
+    subject-named by its client ID); not-exercised when it authenticates otherwise."""
+    run = cimd_run(client_launcher, revision, protected_resource, authorization_server, advertised=True)
+
+    def check() -> None:
+        tokens = authorization_server.requests_to("/token")
+        precondition(tokens, "the client sent no token request")
+        asserted = [s.form for s in tokens if s.form.get("client_assertion_type") == [JWT_BEARER_ASSERTION]]
+        assert asserted, "the client's token requests carry no private_key_jwt client assertion"
+        for form in asserted:
+            claims = jwt.decode(form.get("client_assertion", [""])[0], options={"verify_signature": False})
+            client_id = form.get("client_id", [claims.get("iss")])[0]
+            assert claims.get("iss") == claims.get("sub") == client_id, f"the client assertion's claims: {claims}"
+
+    run.judge(check)
+
+
+JWT_BEARER_ASSERTION = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
+
+def preregistered_run(
+    client_launcher: Launcher, revision: str, resource: ProtectedResource, authorization: AuthorizationServer
+) -> ClientRun:
+    """The client of scenario oauth_preregistered, its credentials those the authorization server knows."""
+    env = {PREREGISTERED_ISSUER_VARIABLE: authorization.issuer}
+    return run_client_process(client_launcher, "oauth_preregistered", revision, [resource.url], env=env)
+
+
+@for_req("authorization-client-registration-priority", "client")
+def test_the_client_prefers_what_it_has_then_metadata_documents_then_registration(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The authorization server offers both client ID metadata documents and registration. A client holding
+    credentials for it uses them; one with a metadata document URL uses that; neither registers."""
+    authorization_server.misbehaviour = Misbehaviour(
+        client_id_metadata_documents=True,
+        known_clients={CLIENT_METADATA_URL: CIMD_DOCUMENT, PREREGISTERED_CLIENT_ID: PREREGISTERED},
+    )
+    preregistered = preregistered_run(client_launcher, revision, protected_resource, authorization_server)
+
+    def check(expected: str, what: str) -> Callable[[], None]:
+        def used() -> None:
+            asked = the_one(authorization_server.requests_to("/authorize"), "authorization request")
+            registered = [f"{s.method} {s.path}" for s in authorization_server.requests_to("/register")]
+            assert client_id_of(asked) == expected and not registered, (
+                f"a client with {what} authorized as {client_id_of(asked)!r} (registrations: {registered})"
+            )
+
+        return used
+
+    preregistered.judge(check(PREREGISTERED_CLIENT_ID, f"pre-registered credentials ({PREREGISTERED_CLIENT_ID})"))
+    authorization_server.seen.clear()
+    documented = cimd_run(client_launcher, revision, protected_resource, authorization_server, advertised=True)
+    documented.judge(check(CLIENT_METADATA_URL, f"a metadata document URL ({CLIENT_METADATA_URL})"))
+
+
+# RFC 9207 issuer identification of the authorization response (2026-07-28's table)
+
+
+def check_no_code_redeemed(authorization: AuthorizationServer, why: str) -> None:
+    the_one(authorization.requests_to("/authorize"), "authorization request")
+    sent = [seen.form for seen in authorization.requests_to("/token")]
+    assert not sent, f"{why}, yet the client sent the token endpoint {sent}"
+
+
+@for_req("authorization-client-iss-required-when-advertised", "client")
+def test_the_client_rejects_a_response_without_the_advertised_iss(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The metadata states authorization_response_iss_parameter_supported true; the response carries no iss."""
+    authorization_server.misbehaviour = Misbehaviour(iss_parameter_supported=True)
+    oauth_run(client_launcher, revision, protected_resource)
+    check_no_code_redeemed(authorization_server, "the advertised iss was missing from the authorization response")
+
+
+@for_req("authorization-client-iss-absent-unadvertised-proceeds", "client")
+def test_without_iss_support_a_response_without_iss_is_taken(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The metadata states authorization_response_iss_parameter_supported false, then leaves it out; the response
+    carries no iss: the client redeems its code and gets through, each time."""
+    for stated in (False, None):
+        authorization_server.reset()
+        authorization_server.misbehaviour = Misbehaviour(iss_parameter_supported=stated)
+        run = oauth_run(client_launcher, revision, protected_resource)
+        advertised = "false" if stated is False else "absent"
+
+        def check(advertised: str = advertised) -> None:
+            the_one(authorization_server.requests_to("/authorize"), "authorization request")
+            assert code_redemptions(authorization_server), (
+                f"iss support {advertised}, no iss in the response: the client redeemed no code"
+            )
+
+        run.judge(check)
+
+
+@for_req("authorization-client-iss-compared-unnormalized", "client")
+def test_the_client_compares_iss_as_a_plain_string(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """The response's iss is the issuer spelled as RFC 3986 normalization would make equal (a trailing slash, the
+    scheme in capitals, a percent-encoded digit of the host): a different string, so each response is rejected."""
+    issuer = authorization_server.issuer
+    scheme, rest = issuer.split("://", 1)
+    host, port = rest.split(":", 1)
+    for spelled in (f"{issuer}/", f"{scheme.upper()}://{rest}", f"{scheme}://{host[:-1]}%{ord(host[-1]):02X}:{port}"):
+        authorization_server.reset()
+        authorization_server.misbehaviour = Misbehaviour(redirect_issuer=spelled)
+        oauth_run(client_launcher, revision, protected_resource)
+        check_no_code_redeemed(authorization_server, f"the authorization response's iss was {spelled!r}, not {issuer}")
+
+
+# Refresh tokens (2026-07-28): a token that lives 1 s and scenario oauth_refresh, which outlives it
+
+
+def refresh_run(
+    client_launcher: Launcher,
+    revision: str,
+    resource: ProtectedResource,
+    authorization: AuthorizationServer,
+    **bent: Any,
+) -> ClientRun:
+    authorization.misbehaviour = Misbehaviour(access_token_seconds=1, **bent)
+    return run_client_process(client_launcher, "oauth_refresh", revision, [resource.url])
+
+
+def refresh_grants(authorization: AuthorizationServer) -> list[SeenRequest]:
+    return [s for s in authorization.requests_to("/token") if s.form.get("grant_type") == ["refresh_token"]]
+
+
+@for_req("authorization-client-refresh-token-confidential", "client")
+def test_the_client_sends_its_refresh_token_only_to_the_token_endpoint(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """In transit, as far as the wire shows: the refresh token goes in the body of a token request and nowhere else
+    (no query string, no request to the MCP server). Its storage is the client's own (L-096)."""
+    run = refresh_run(client_launcher, revision, protected_resource, authorization_server)
+
+    def check() -> None:
+        issued = authorization_server.issued_refresh_tokens
+        precondition(issued and refresh_grants(authorization_server), "the client refreshed no token")
+        leaks = []
+        for where, seen in [("MCP server", s) for s in protected_resource.seen] + [
+            ("authorization server", s) for s in authorization_server.seen
+        ]:
+            in_query = "refresh_token" in seen.query or any(t in json.dumps(seen.query) for t in issued)
+            carried = any(t in seen.body.decode(errors="replace") or t in json.dumps(seen.headers) for t in issued)
+            elsewhere = carried and (where == "MCP server" or seen not in authorization_server.requests_to("/token"))
+            if in_query or elsewhere:
+                leaks.append(f"{seen.method} {seen.path} to the {where}")
+        assert not leaks, f"requests that carried a refresh token outside a token request's body: {leaks}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-refresh-token-grant-type", "client")
+def test_a_client_that_refreshes_registers_the_refresh_token_grant(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """A client that uses refresh tokens lists refresh_token in the grant_types it registers."""
+    run = refresh_run(client_launcher, revision, protected_resource, authorization_server)
+
+    def check() -> None:
+        precondition(refresh_grants(authorization_server), "the client refreshed no token (it wants none)")
+        grants = registered_metadata(authorization_server).get("grant_types")
+        assert isinstance(grants, list) and "refresh_token" in grants, f"the registration's grant_types: {grants!r}"
+
+    run.judge(check)
+
+
+@for_req("authorization-client-refresh-token-not-assumed", "client")
+def test_the_client_keeps_working_without_refresh_tokens(
+    revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
+) -> None:
+    """No refresh token is issued and the access token lives 1 s: once it has expired, the client sends no refresh
+    grant and gets through again (it lists the tools a second time)."""
+    run = refresh_run(client_launcher, revision, protected_resource, authorization_server, refresh_tokens=False)
+    refreshed = [s.form for s in refresh_grants(authorization_server)]
+    assert not refreshed, f"no refresh token was issued, yet the client sent refresh grants: {refreshed}"
+    listed = [
+        seen
+        for seen in protected_resource.requests_to_mcp()
+        if seen.status < 400 and b'"tools/list"' in seen.body.replace(b" ", b"")
+    ]
+    assert run.completed and len(listed) >= 2, (
+        f"without a refresh token the client did not get through again ({len(listed)} tools/list let through); "
+        f"its last output:\n{run.output[-800:]}"
+    )
+
+
+# Credentials across authorization servers (2026-07-28): once a token is taken, the resource trusts only another
+# authorization server, which its metadata names from then on (ResourceMisbehaviour.migrate_to)
+
+
+@pytest.fixture
+def other_authorization_server(request: pytest.FixtureRequest) -> Iterator[AuthorizationServer]:
+    """A second authorization server, what it records under the test's fault."""
+    with AuthorizationServer() as other:
+        other.recorder.fault = active_fault(request)
+        yield other
+
+
+@for_req("authorization-client-reregisters-on-as-change", "client")
+def test_the_client_registers_with_the_new_authorization_server(
+    revision: str,
+    client_launcher: Launcher,
+    protected_resource: ProtectedResource,
+    authorization_server,
+    other_authorization_server: AuthorizationServer,
+) -> None:
+    other = other_authorization_server
+    protected_resource.misbehaviour = ResourceMisbehaviour(migrate_to=other)
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        asked = the_one(other.requests_to("/authorize"), "authorization request to the new authorization server")
+        assert any(seen.at <= asked.at for seen in successful_registrations(other)), (
+            f"the client asked the new authorization server for authorization as {client_id_of(asked)!r} without "
+            f"registering with it"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-no-credential-reuse-across-as", "client")
+def test_the_client_presents_no_other_servers_client_id(
+    revision: str,
+    client_launcher: Launcher,
+    protected_resource: ProtectedResource,
+    authorization_server,
+    other_authorization_server: AuthorizationServer,
+) -> None:
+    """After the move every client ID the client names to the new server is one that server issued."""
+    other = other_authorization_server
+    protected_resource.misbehaviour = ResourceMisbehaviour(migrate_to=other)
+    run = oauth_run(client_launcher, revision, protected_resource)
+
+    def check() -> None:
+        named = [(f"{s.method} {s.path}", client_id_of(s)) for s in other.seen if client_id_of(s)]
+        precondition(named, "the client named no client ID to the new authorization server")
+        foreign = [(request, cid) for request, cid in named if cid not in other.registered_client_ids]
+        assert not foreign, (
+            f"client IDs the new authorization server never issued (the old one's: "
+            f"{authorization_server.registered_client_ids}): {foreign}"
+        )
+
+    run.judge(check)
+
+
+@for_req("authorization-client-preregistered-as-mismatch-error", "client")
+def test_the_client_does_not_try_preregistered_credentials_on_another_server(
+    revision: str,
+    client_launcher: Launcher,
+    protected_resource: ProtectedResource,
+    authorization_server,
+    other_authorization_server: AuthorizationServer,
+) -> None:
+    """The client's credentials were pre-registered with the first server (and bound to its issuer); the resource
+    moves to another: the client does not try them there. (The error it raises is for a person: L-095.)"""
+    other = other_authorization_server
+    authorization_server.misbehaviour = Misbehaviour(known_clients={PREREGISTERED_CLIENT_ID: PREREGISTERED})
+    protected_resource.misbehaviour = ResourceMisbehaviour(migrate_to=other)
+    run = preregistered_run(client_launcher, revision, protected_resource, authorization_server)
+
+    def check() -> None:
+        first = the_one(authorization_server.requests_to("/authorize"), "authorization request")
+        precondition(client_id_of(first) == PREREGISTERED_CLIENT_ID, "the client did not use its credentials")
+        precondition(other.seen, "the client never turned to the new authorization server")
+        tried = [f"{s.method} {s.path}" for s in other.seen if client_id_of(s) == PREREGISTERED_CLIENT_ID]
+        assert not tried, f"the client tried its pre-registered client ID on the new authorization server: {tried}"
 
     run.judge(check)
 

@@ -14,6 +14,10 @@ TESTS = "conformance/test_authorization.py"
 OPENING = ("initialize", "server/discover")
 #: A challenge naming a scope no test configuration needs.
 OTHER_SCOPE_CHALLENGE = 'Bearer error="insufficient_scope", scope="mcp-matrix:unknown"'
+#: A client test's check that no registration request was sent.
+NO_REGISTRATION = Fault("set", "/register", "path", "/mcp-matrix/not-registration", "no registration request sent")
+#: A client test's check that no code was redeemed: a request of the client recorded as sent to the token endpoint.
+CODE_REDEEMED = Fault("set", "/register", "path", "/token", "a request of the client's sent to the token endpoint")
 
 COVERS: list[Cover] = [
     # -- server side: the MCP server as resource server (the target's oauth configuration) --
@@ -453,6 +457,173 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_the_client_accepts_metadata_naming_its_server_in_upper_case",
         fault=Fault("set", "/authorize", "path", "/mcp-matrix/not-authorize", "no authorization after the metadata"),
     ),
+    # -- client side: registration, redirect URIs, RFC 9207 iss, refresh tokens, credentials across servers --
+    Cover(
+        "authorization-client-dynamic-registration",
+        "client",
+        f"{TESTS}::test_the_client_registers_itself_dynamically",
+        fault=NO_REGISTRATION,
+    ),
+    Cover(
+        "authorization-client-dynamic-registration-optional",
+        "client",
+        f"{TESTS}::test_the_client_may_register_itself_dynamically",
+    ),
+    Cover(
+        "authorization-client-has-client-id-before-flow",
+        "client",
+        f"{TESTS}::test_the_client_holds_a_client_id_before_it_asks_for_authorization",
+        fault=Fault("drop", "/authorize", "query.client_id", description="the authorization request without client_id"),
+    ),
+    Cover(
+        "authorization-client-registered-redirect-uris",
+        "client",
+        f"{TESTS}::test_the_client_uses_only_redirect_uris_it_registered",
+        fault=Fault(
+            "set",
+            "/authorize",
+            "query.redirect_uri",
+            ["http://127.0.0.1:3000/mcp-matrix-unregistered"],
+            "a redirect URI it never registered",
+        ),
+    ),
+    Cover(
+        "authorization-client-redirect-uri-localhost-or-https",
+        "client",
+        f"{TESTS}::test_every_redirect_uri_is_on_localhost_or_https",
+        fault=Fault(
+            "set", "/authorize", "query.redirect_uri", ["http://mcp-matrix.example/callback"], "a plain-http remote one"
+        ),
+    ),
+    Cover(
+        "authorization-client-dcr-sets-application-type",
+        "client",
+        f"{TESTS}::test_the_registration_states_an_application_type",
+        fault=Fault("drop", "/register", "json.application_type", description="a registration without one"),
+    ),
+    Cover(
+        "authorization-client-dcr-native-application-type",
+        "client",
+        f"{TESTS}::test_a_client_with_loopback_redirects_registers_as_native",
+        fault=Fault("set", "/register", "json.application_type", "web", "the loopback client registered as web"),
+    ),
+    Cover(
+        "authorization-client-dcr-handles-redirect-uri-rejection",
+        "client",
+        f"{TESTS}::test_a_refused_registration_ends_the_flow_without_a_hang",
+        fault=Fault("set", "/register", "path", "/authorize", "an authorization request after the refusal"),
+    ),
+    Cover(
+        "authorization-client-dcr-retry-adjusted",
+        "client",
+        f"{TESTS}::test_a_refused_client_may_register_again_adjusted",
+    ),
+    Cover(
+        "authorization-client-cimd",
+        "client",
+        f"{TESTS}::test_the_client_uses_its_metadata_document_url_as_client_id",
+        fault=Fault("set", "/authorize", "query.client_id", ["mcp-matrix-registered"], "a registered client ID used"),
+    ),
+    Cover(
+        "authorization-client-cimd-check-support",
+        "client",
+        f"{TESTS}::test_the_client_uses_no_metadata_document_the_server_does_not_take",
+        fault=Fault(
+            "set",
+            "/authorize",
+            "query.client_id",
+            ["https://client.mcp-matrix.example/oauth/client-metadata.json"],
+            "the metadata document URL used as client ID though unsupported",
+        ),
+    ),
+    Cover(
+        "authorization-client-cimd-fallback",
+        "client",
+        f"{TESTS}::test_without_metadata_document_support_the_client_may_register",
+    ),
+    Cover(
+        "authorization-client-cimd-client-id-url",
+        "client",
+        f"{TESTS}::test_the_metadata_document_client_id_is_an_https_url_with_a_path",
+        fault=Fault(
+            "set", "/authorize", "query.client_id", ["http://client.mcp-matrix.example/"], "an http URL without a path"
+        ),
+    ),
+    Cover(
+        "authorization-client-cimd-private-key-jwt",
+        "client",
+        f"{TESTS}::test_a_metadata_document_client_may_authenticate_with_a_signed_assertion",
+    ),
+    Cover(
+        "authorization-client-registration-priority",
+        "client",
+        f"{TESTS}::test_the_client_prefers_what_it_has_then_metadata_documents_then_registration",
+        fault=Fault(
+            "set", "/authorize", "query.client_id", ["mcp-matrix-dynamically-registered"], "another client ID used"
+        ),
+    ),
+    Cover(
+        "authorization-client-iss-required-when-advertised",
+        "client",
+        f"{TESTS}::test_the_client_rejects_a_response_without_the_advertised_iss",
+        fault=CODE_REDEEMED,
+    ),
+    Cover(
+        "authorization-client-iss-absent-unadvertised-proceeds",
+        "client",
+        f"{TESTS}::test_without_iss_support_a_response_without_iss_is_taken",
+        fault=Fault("set", "/token", "path", "/mcp-matrix/not-the-token-endpoint", "no code redeemed"),
+    ),
+    Cover(
+        "authorization-client-iss-compared-unnormalized",
+        "client",
+        f"{TESTS}::test_the_client_compares_iss_as_a_plain_string",
+        fault=CODE_REDEEMED,
+    ),
+    Cover(
+        "authorization-client-refresh-token-confidential",
+        "client",
+        f"{TESTS}::test_the_client_sends_its_refresh_token_only_to_the_token_endpoint",
+        fault=Fault("set", "/mcp", "query.refresh_token", ["mcp-matrix-leaked"], "a refresh token in a query string"),
+    ),
+    Cover(
+        "authorization-client-refresh-token-grant-type",
+        "client",
+        f"{TESTS}::test_a_client_that_refreshes_registers_the_refresh_token_grant",
+        fault=Fault("set", "/register", "json.grant_types", ["authorization_code"], "registered without it"),
+    ),
+    Cover(
+        "authorization-client-refresh-token-not-assumed",
+        "client",
+        f"{TESTS}::test_the_client_keeps_working_without_refresh_tokens",
+        fault=Fault("set", "/token", "form.grant_type", ["refresh_token"], "refresh grants sent without a token"),
+    ),
+    Cover(
+        "authorization-client-reregisters-on-as-change",
+        "client",
+        f"{TESTS}::test_the_client_registers_with_the_new_authorization_server",
+        fault=NO_REGISTRATION,
+    ),
+    Cover(
+        "authorization-client-no-credential-reuse-across-as",
+        "client",
+        f"{TESTS}::test_the_client_presents_no_other_servers_client_id",
+        fault=Fault(
+            "set", "/authorize", "query.client_id", ["mcp-matrix-other-servers-client"], "a client ID it never issued"
+        ),
+    ),
+    Cover(
+        "authorization-client-preregistered-as-mismatch-error",
+        "client",
+        f"{TESTS}::test_the_client_does_not_try_preregistered_credentials_on_another_server",
+        fault=Fault(
+            "set",
+            "/authorize",
+            "query.client_id",
+            ["mcp-matrix-preregistered-client"],
+            "the pre-registered client ID tried on every authorization server",
+        ),
+    ),
 ]
 
 GAPS: list[Gap] = [
@@ -551,10 +722,35 @@ GAPS: list[Gap] = [
         "fixture server calls nothing upstream",
     ),
     *gaps(
+        "L-160",
+        "a client ID metadata document is the client deployment's, served from its own HTTPS host: whether it is "
+        "served over HTTPS, which properties it has and whether its client_id is its URL are on no wire a "
+        "loopback-only suite can reach (the client under test never sends the document)",
+        {
+            "authorization-client-cimd-https-hosting": "client",
+            "authorization-client-cimd-required-properties": "client",
+            "authorization-client-cimd-client-id-matches-url": "client",
+        },
+    ),
+    Gap(
+        "authorization-client-dcr-web-application-type",
+        "client",
+        "L-161",
+        "binds a browser-based client served from a remote host; the clients under test are programs on this "
+        "machine with loopback redirects, and what kind of application a client is shows on no wire",
+    ),
+    Gap(
+        "authorization-client-iss-mismatch-error-ignored",
+        "client",
+        "L-162",
+        "what a client shows a person, and what it does with an error response it has rejected, has no wire: the "
+        "response reaches the host's redirect listener, and a client that ignores it and one that acts on it "
+        "send the same nothing",
+    ),
+    *gaps(
         "#3",
         "catalogued, not yet tested",
         {
-            "authorization-client-dynamic-registration": "client",
             "authorization-as-dynamic-registration": "server",
             "authorization-server-as-metadata": "server",
             "authorization-server-fallback-default-endpoints": "server",
@@ -562,56 +758,28 @@ GAPS: list[Gap] = [
             "authorization-as-discovery-mechanism": "server",
             "authorization-server-metadata-at-base-url": "server",
             "authorization-server-challenge-scope-any-relation": "server",
-            "authorization-client-registration-priority": "client",
-            "authorization-client-cimd": "client",
             "authorization-as-cimd": "server",
-            "authorization-client-cimd-https-hosting": "client",
-            "authorization-client-cimd-client-id-url": "client",
-            "authorization-client-cimd-required-properties": "client",
-            "authorization-client-cimd-client-id-matches-url": "client",
-            "authorization-client-cimd-private-key-jwt": "client",
             "authorization-as-cimd-fetch": "server",
             "authorization-as-cimd-client-id-match": "server",
             "authorization-as-cimd-cache": "server",
             "authorization-as-cimd-redirect-uri-check": "server",
             "authorization-as-cimd-document-valid": "server",
-            "authorization-client-cimd-check-support": "client",
-            "authorization-client-cimd-fallback": "client",
-            "authorization-client-dynamic-registration-optional": "client",
             "authorization-as-dynamic-registration-optional": "server",
             "authorization-as-accept-own-resource-tokens": "server",
             "authorization-server-400-malformed-request": "server",
             "authorization-as-token-rotation": "server",
             "authorization-as-refresh-token-rotation": "server",
             "authorization-as-endpoints-https": "server",
-            "authorization-client-redirect-uri-localhost-or-https": "client",
             "authorization-as-redirect-uri-localhost-or-https": "server",
             "authorization-as-oidc-code-challenge-methods": "server",
             "authorization-server-validate-redirect-uri": "server",
-            "authorization-client-registered-redirect-uris": "client",
             "authorization-as-exact-redirect-uri": "server",
             "authorization-server-proxy-consent-per-client": "server",
             "authorization-server-third-party-delegation": "server",
             "authorization-server-third-party-token-status": "server",
             "authorization-server-third-party-token-expiry": "server",
-            "authorization-client-has-client-id-before-flow": "client",
             "authorization-as-iss-in-authorization-responses": "server",
             "authorization-as-advertises-iss-support": "server",
-            "authorization-client-iss-required-when-advertised": "client",
-            "authorization-client-iss-absent-unadvertised-proceeds": "client",
-            "authorization-client-iss-compared-unnormalized": "client",
-            "authorization-client-iss-mismatch-error-ignored": "client",
-            "authorization-client-refresh-token-confidential": "client",
-            "authorization-client-refresh-token-grant-type": "client",
-            "authorization-client-refresh-token-not-assumed": "client",
-            "authorization-client-no-credential-reuse-across-as": "client",
-            "authorization-client-dcr-sets-application-type": "client",
-            "authorization-client-dcr-native-application-type": "client",
-            "authorization-client-dcr-web-application-type": "client",
-            "authorization-client-dcr-handles-redirect-uri-rejection": "client",
-            "authorization-client-dcr-retry-adjusted": "client",
-            "authorization-client-reregisters-on-as-change": "client",
-            "authorization-client-preregistered-as-mismatch-error": "client",
         },
     ),
 ]

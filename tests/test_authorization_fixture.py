@@ -515,6 +515,59 @@ def test_the_challenge_can_name_metadata_off_the_well_known_paths(http, protecte
     assert http.get(protected_resource.metadata_url).status_code == 404
 
 
+def test_registration_can_refuse_the_redirect_uris(http, authorization_server) -> None:
+    """As an OpenID server whose rules for the application_type the redirect URIs break; an open registration's
+    client ID is listed."""
+    client_id = register(http, authorization_server).json()["client_id"]
+    assert authorization_server.registered_client_ids == [client_id]
+    authorization_server.misbehaviour = Misbehaviour(registration="redirect-refused")
+    refused = register(http, authorization_server)
+    assert (refused.status_code, refused.json()["error"]) == (400, "invalid_redirect_uri")
+    assert authorization_server.registered_client_ids == [client_id]
+
+
+def test_known_clients_are_preregistered_or_metadata_documents(http, authorization_server) -> None:
+    """A known client ID authorizes without a registration; a URL one (its metadata document) only while client ID
+    metadata documents are on."""
+    document_url = "https://client.mcp-matrix.example/client.json"
+    known = {"redirect_uris": [REDIRECT_URI], "token_endpoint_auth_method": "none"}
+    clients = {"mcp-matrix-known": known, document_url: known | {"client_id": document_url, "client_name": "x"}}
+    authorization_server.misbehaviour = Misbehaviour(known_clients=clients)
+    assert authorize(http, authorization_server, "mcp-matrix-known", pkce()[1])["code"]
+    query = {"response_type": "code", "client_id": document_url, "redirect_uri": REDIRECT_URI, "state": "s"}
+    unknown = http.get(authorization_server.issuer + "/authorize", params=query | {"code_challenge": pkce()[1]})
+    assert unknown.status_code == 400
+    authorization_server.misbehaviour = Misbehaviour(known_clients=clients, client_id_metadata_documents=True)
+    assert authorize(http, authorization_server, document_url, pkce()[1])["code"]
+    assert authorization_server.registered_client_ids == []
+
+
+def test_the_refresh_tokens_issued_are_listed(http, authorization_server) -> None:
+    _client_id, response = code_flow(http, authorization_server)
+    assert authorization_server.issued_refresh_tokens == [response.json()["refresh_token"]]
+
+
+def test_a_fault_rewrites_the_record_of_a_json_body(http, authorization_server) -> None:
+    authorization_server.recorder.fault = Fault("set", "/register", "json.application_type", "web")
+    registered = register(http, authorization_server).json()
+    authorization_server.recorder.fault = None
+    [seen] = authorization_server.requests_to("/register")
+    assert seen.json()["application_type"] == "web" and registered.get("application_type") != "web"
+
+
+def test_the_resource_moves_to_another_authorization_server_once_it_took_a_token(
+    http, protected_resource, authorization_server
+) -> None:
+    with AuthorizationServer() as other:
+        protected_resource.misbehaviour = ResourceMisbehaviour(migrate_to=other)
+        token = authorization_server.mint(audience=protected_resource.url, scopes=[SCOPE])
+        assert initialize(http, protected_resource.url, token).status_code == 200
+        assert initialize(http, protected_resource.url, token).status_code == 401
+        assert http.get(protected_resource.metadata_url).json()["authorization_servers"] == [other.issuer]
+        moved = other.mint(audience=protected_resource.url, scopes=[SCOPE])
+        assert initialize(http, protected_resource.url, moved).status_code == 200
+
+
 def test_moved_endpoints_are_named_by_the_metadata_and_served(http, authorization_server) -> None:
     authorization_server.misbehaviour = Misbehaviour(moved_endpoints=True)
     metadata = http.get(authorization_server.origin + OAUTH_PATH).json()

@@ -111,9 +111,16 @@ class Misbehaviour:
     # default paths (served too): a client that reaches them read the metadata
     moved_endpoints: bool = False
     client_id_metadata_documents: bool = False  # advertise (and accept) client ID metadata documents
+    # clients it knows without a registration, by client_id: their metadata (redirect_uris, ...). A URL
+    # client_id's entry is its client ID metadata document, taken as fetched from that URL (an HTTPS URL off
+    # this machine, which loopback cannot serve), used only when client_id_metadata_documents is on; any
+    # other entry is a pre-registration
+    known_clients: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     metadata_overrides: Mapping[str, Any] = field(default_factory=dict)  # set any field; None removes it
-    # registration: "open" (RFC 7591), "refused" (400 invalid_client_metadata), "unadvertised" (no endpoint)
-    registration: Literal["open", "refused", "unadvertised"] = "open"
+    # registration: "open" (RFC 7591), "refused" (400 invalid_client_metadata), "redirect-refused" (400
+    # invalid_redirect_uri, as an OpenID server refusing redirect URIs for the application_type), "unadvertised"
+    # (no endpoint)
+    registration: Literal["open", "refused", "redirect-refused", "unadvertised"] = "open"
     # the authorization response's RFC 9207 `iss`: None leaves it out, OWN_ISSUER states this server's issuer,
     # any other string is stated as it is (another issuer, or this one spelled otherwise)
     redirect_issuer: str | None = None
@@ -170,6 +177,7 @@ class AuthorizationServer:
         self.scopes = tuple(scopes)
         self.misbehaviour = WELL_BEHAVED
         self.seen: list[SeenRequest] = []
+        self.issued_refresh_tokens: list[str] = []  # every refresh token it issued, in order
         self._key = ec.generate_private_key(ec.SECP256R1())
         self._key_id = secrets.token_urlsafe(8)
         self._provider = _Provider(self)
@@ -202,6 +210,7 @@ class AuthorizationServer:
     def reset(self) -> None:
         self.misbehaviour = WELL_BEHAVED
         self.seen.clear()
+        self.issued_refresh_tokens.clear()
         self._provider.forget()
 
     def requests_to(self, endpoint: str) -> list[SeenRequest]:
@@ -209,6 +218,11 @@ class AuthorizationServer:
         (``/.well-known/...``, which RFC 8414 places before the issuer's path)."""
         paths = {endpoint} if endpoint.startswith("/.well-known/") else {self.issuer_path + endpoint}
         return [seen for seen in list(self.seen) if seen.path in paths]
+
+    @property
+    def registered_client_ids(self) -> list[str]:
+        """The client IDs its registration endpoint issued, in order."""
+        return list(self._provider.clients)
 
     @property
     def placeholders(self) -> dict[str, str]:
@@ -277,6 +291,7 @@ class AuthorizationServer:
         refresh = None
         if bent.refresh_tokens:
             refresh = secrets.token_urlsafe(32)
+            self.issued_refresh_tokens.append(refresh)
             self._provider.refresh_tokens[refresh] = RefreshToken(
                 token=refresh, client_id=client_id, scopes=scopes, resource=resource, subject=SUBJECT
             )
@@ -392,7 +407,14 @@ class _Provider:
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
         if client_id in self.clients:
             return self.clients[client_id]
-        if self.server.misbehaviour.client_id_metadata_documents and client_id.startswith(("https://", "http://")):
+        bent = self.server.misbehaviour
+        is_url = client_id.startswith(("https://", "http://"))
+        known = bent.known_clients.get(client_id)
+        if known is not None and (bent.client_id_metadata_documents or not is_url):
+            # it may ask for any scope the server knows, as a registered client may
+            metadata = OAuthClientMetadata.model_validate({"scope": " ".join(self.server.scopes)} | dict(known))
+            return OAuthClientInformationFull(**metadata.model_dump(), client_id=client_id)
+        if bent.client_id_metadata_documents and is_url:
             return await self._client_from_document(client_id)
         return None
 
@@ -411,6 +433,8 @@ class _Provider:
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:
         if self.server.misbehaviour.registration == "refused":
             raise RegistrationError("invalid_client_metadata", "this authorization server registers no clients")
+        if self.server.misbehaviour.registration == "redirect-refused":
+            raise RegistrationError("invalid_redirect_uri", "these redirect URIs do not fit the application_type")
         asked = (client_info.scope or "").split()
         client_info.scope = " ".join(dict.fromkeys([*asked, *self.server.scopes]))
         self.clients[client_info.client_id or ""] = client_info
@@ -565,12 +589,15 @@ class Recorder:
 
 
 def _rewrite(seen: SeenRequest, fault: Fault) -> None:
-    """``seen`` as ``fault`` makes it read (its path, query, headers, form)."""
-    recorded = {"path": seen.path, "query": seen.query, "headers": seen.headers, "form": seen.form}
+    """``seen`` as ``fault`` makes it read (its path, query, headers, form, JSON body)."""
+    as_json = seen.json() if seen.headers.get("content-type", "").startswith("application/json") else None
+    recorded = {"path": seen.path, "query": seen.query, "headers": seen.headers, "form": seen.form, "json": as_json}
     rewritten = fault.rewrite_request(seen.path, recorded)
     seen.path, seen.query, seen.headers = rewritten["path"], rewritten["query"], rewritten["headers"]
     if rewritten["form"] != recorded["form"]:
         seen.body = urlencode(rewritten["form"], doseq=True).encode()
+    if rewritten["json"] != recorded["json"]:
+        seen.body = json.dumps(rewritten["json"]).encode()
 
 
 def _header_map(headers: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:

@@ -63,6 +63,9 @@ class ResourceMisbehaviour:
     required_scopes: tuple[str, ...] = REQUIRED_SCOPES  # what every request needs
     method_scopes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # what a JSON-RPC method needs more
     insufficient_scope_status: int = 403  # the answer to a token short of scope
+    # an authorization server migration: once it has taken a token, it trusts only this server (which its metadata
+    # then names), so the client's next request meets a 401 and a metadata document naming another server
+    migrate_to: AuthorizationServer | None = None
     insufficient_scope_names: str | None = None  # the scope that answer names (None: all the request needs)
 
 
@@ -173,6 +176,8 @@ class ProtectedResource:
         if not set(needed) <= set(granted):
             named = bent.insufficient_scope_names
             return self._challenge(bent.insufficient_scope_status, "insufficient_scope", named or " ".join(needed))
+        if bent.migrate_to is not None and self.trusted != [bent.migrate_to]:
+            self.trusted = [bent.migrate_to]  # the token just taken is the last of the old servers'
         return None
 
     async def _mcp(self, request: Request) -> Response:

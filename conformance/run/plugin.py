@@ -648,11 +648,12 @@ def run_client_process(
     argv: list[str],
     settle: Callable[[], object] | None = None,
     fault: Fault | None = None,
+    env: dict[str, str] | None = None,
 ) -> ClientRun:
     """One run of the client under test, bounded in time. Its stdout ends when it does; then the client
     is stopped if it still runs, ``settle`` waits for whatever it launched (a stdio server shares its
-    stderr), and its stderr is read to the end."""
-    process = launcher.start(argv=argv, env={SCENARIO_VARIABLE: scenario, REVISION_VARIABLE: revision})
+    stderr), and its stderr is read to the end. ``env``: what else the scenario is told (its variables)."""
+    process = launcher.start(argv=argv, env={SCENARIO_VARIABLE: scenario, REVISION_VARIABLE: revision} | (env or {}))
     process.stdin.close()
     output: dict[str, bytes] = {}
     readers = [
