@@ -7,7 +7,7 @@ PYTEST := $(PY) -m pytest
 # pytest-xdist workers: the tests mostly wait on their peers, so 6 keeps 2 cores busy (see make bench).
 WORKERS ?= 6
 
-.PHONY: setup spec test conformance falsify matrix lint bench stability run clean
+.PHONY: setup spec sarif-schema test conformance falsify matrix lint bench stability run clean
 .PHONY: referee targets implementations mutate capture-real
 
 $(STAMP): pyproject.toml
@@ -17,10 +17,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -r $(VENV)/requirements.txt
 	touch $(STAMP)
 
-setup: $(STAMP) spec
+setup: $(STAMP) spec sarif-schema
 
 spec: $(STAMP)
 	$(PY) -m conformance spec
+
+## The SARIF 2.1.0 schema the validator's tests check its SARIF report against (a pinned npm package, sha256-checked).
+sarif-schema: $(STAMP)
+	$(PY) -m conformance.validator.sarif_schema
 
 ## Run every test: the machinery's own tests, the meta-test and the suite against the default target
 ## (--strict: a SHOULD not followed or an inconclusive cell fails the run, so that the matrix stays exact).

@@ -91,6 +91,10 @@ def _http_problem(event: Event) -> str | None:
     return None
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def _lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
     """Each line of ``stream`` with its number, refused once it is longer than the limit."""
     number = 0
@@ -117,7 +121,7 @@ def read_stream(stream: IO[bytes], source: str) -> Iterator[Event]:
         except UnicodeDecodeError as exc:
             raise TraceError(source, number, f"not UTF-8 (byte {exc.start})") from None
         try:
-            event = json.loads(text)
+            event = json.loads(text, parse_constant=_refuse_constant)
         except ValueError as exc:  # JSONDecodeError, and the recursion limit of a deeply nested value
             raise TraceError(source, number, f"not JSON: {exc}") from None
         except RecursionError:

@@ -1,0 +1,67 @@
+"""The validator's corpus: conforming sessions of every revision pass; every check fails on the violation
+trace named after its requirement, and examines a subject on some trace of the corpus."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+from conformance.validator import registry
+from conformance.validator.outcomes import PASS, Trace, judge
+from conformance.validator.reader import read_trace
+from tests.validator import corpus
+
+CONFORMING = sorted(corpus.CONFORMING.glob("*.jsonl"))
+VIOLATIONS = sorted(corpus.VIOLATIONS.glob("*.jsonl"))
+BROKEN = {"MUST": "fail", "MUST NOT": "fail", "SHOULD": "warn", "SHOULD NOT": "warn"}
+
+
+@cache
+def report_of(path: str) -> dict[str, Any]:
+    return judge([Trace(path, read_trace(path))], strict=True)["traces"][0]
+
+
+@pytest.mark.parametrize("path", CONFORMING, ids=[p.stem for p in CONFORMING])
+def test_a_conforming_session_passes_under_strict(path: Any) -> None:
+    report = report_of(str(path))
+    broken = [(r["id"], r["findings"][:1]) for r in report["requirements"] if r["outcome"] in ("fail", "warn")]
+    assert broken == [] and report["verdict"] == PASS
+
+
+def test_the_conforming_sessions_span_every_revision_and_both_transports() -> None:
+    seen = {(report_of(str(p))["revision"], "http" if "streamable-http" in p.name else "stdio") for p in CONFORMING}
+    assert {revision for revision, _ in seen} == set(registry.revisions())
+    assert {transport for _, transport in seen} == {"stdio", "http"}
+
+
+@pytest.mark.parametrize("path", VIOLATIONS, ids=[p.stem for p in VIOLATIONS])
+def test_a_violation_trace_breaks_its_requirement(path: Any) -> None:
+    requirement = path.stem
+    row = registry.rows()[requirement]
+    outcome = next(r for r in report_of(str(path))["requirements"] if r["id"] == requirement)
+    assert outcome["outcome"] == BROKEN[row["level"]], outcome
+    assert outcome["findings"] and outcome["clause"]
+
+
+def test_every_check_has_a_violation_trace() -> None:
+    named = {path.stem for path in VIOLATIONS}
+    missing = [check.name for check in registry.checks() if not named & set(check.requirements)]
+    assert missing == []
+
+
+def test_every_check_examines_a_subject_on_some_trace() -> None:
+    examined = {
+        r["check"] for path in CONFORMING + VIOLATIONS for r in report_of(str(path))["requirements"] if r["subjects"]
+    }
+    assert [check.name for check in registry.checks() if check.name not in examined] == []
+
+
+def test_the_violation_files_are_what_the_generator_writes() -> None:
+    """Generated, never edited by hand: `python -m tests.validator.corpus` rewrites them."""
+    expected = {name: corpus.render(events) for name, events in corpus.violations().items()}
+    actual = {path.name: path.read_text(encoding="utf-8") for path in VIOLATIONS}
+    assert actual == expected, "stale corpus: run `python -m tests.validator.corpus`"
+    for name, build in corpus.GENERATED_CONFORMING.items():
+        assert (corpus.CONFORMING / name).read_text(encoding="utf-8") == corpus.render(build())
