@@ -937,6 +937,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if outcome in ("fail", "warn", "inconclusive") and trace is not None:
             report.user_properties.append(("trace", str(trace)))
             report.sections.append(("trace", f"session trace kept at {_shown(trace)}"))
+        elif trace is not None and config.getoption("--keep-traces"):
+            report.user_properties.append(("trace", str(trace)))  # the report names every kept trace's cell
         if outcome in ("fail", "warn"):
             heading = (
                 f"{marker.args[0]} ({level_of(item)}) at {revision}, {marker.args[1]} side, over {transport or '-'}"

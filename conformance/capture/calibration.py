@@ -1,0 +1,164 @@
+"""The two judges agree (issue #14's calibration): the live suite's verdict on a cell against the offline
+validator's verdict on the trace that cell's test recorded.
+
+``python -m conformance.capture.calibration [REPORT_DIR] [--target NAME]`` reads a run's report
+(``reports/<target>/report.json`` of a run with ``--keep-traces``, which names every cell's traces) and
+validates each trace (``conformance.validator``), then compares, per cell and trace:
+
+- a cell the suite passes: the validator must report no failure (nor warning) of that requirement;
+- a cell gapped to a finding (``F-NNN``, in the coverage modules or the target's profile): its trace
+  must fail (or warn on) that requirement offline too;
+- a cell the suite failed or warned on: likewise.
+
+A pair agrees or disagrees only when both judged it: an offline ``not-observed``, ``not-applicable`` or
+``excluded`` (or a trace of another revision, which the validator judges at that one) is counted as
+not judged offline. Findings the validator reports of a row that binds both sides count for a side
+only when the event it names was sent by that side (a client test's trace holds the scripted server's
+deliberate misbehaviour too). Exit status 1 if any pair disagrees, each named with both verdicts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.catalogue.spec_pin import PROJECT_ROOT
+
+BROKEN = ("fail", "warn")
+JUDGED_OFFLINE = ("pass", *BROKEN)
+SENT_BY = {"client": "client-to-server", "server": "server-to-client"}
+MATRIX = PROJECT_ROOT / "docs" / "spec" / "conformance-matrix.json"
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One cell's live verdict beside the offline verdict on one of its traces."""
+
+    requirement: str
+    revision: str
+    side: str
+    live: str  # pass, fail, warn, or the finding that gaps the cell
+    offline: str  # pass, fail, warn, not-observed, not-applicable, excluded, absent
+    trace: str
+    reason: str = ""
+
+    @property
+    def expects_failure(self) -> bool:
+        return self.live != "pass"
+
+    @property
+    def judged_both_ways(self) -> bool:
+        return self.offline in JUDGED_OFFLINE
+
+    @property
+    def agrees(self) -> bool:
+        return (self.offline in BROKEN) == self.expects_failure
+
+    def describe(self) -> str:
+        said = f"live: {self.live}; offline: {self.offline}" + (f" ({self.reason})" if self.reason else "")
+        return f"{self.requirement} {self.revision} {self.side}: {said}; trace {self.trace}"
+
+
+class Findings:
+    """The finding (``F-NNN``) that gaps a cell of a target, if one does: the target profile's own gap, or
+    for a target judged by the coverage modules' findings (the default one), the matrix's."""
+
+    def __init__(self, target: str) -> None:
+        from conformance.matrix.covers import registry
+        from conformance.run import targets
+
+        self.profile = targets.load(targets.resolve(target), registry()[0])
+        self.matrix: dict[tuple[str, str, str], str] = {}
+        if self.profile.coverage_findings:
+            for cell in json.loads(MATRIX.read_text(encoding="utf-8"))["cells"]:
+                if cell["state"] == "gap" and str(cell.get("ref", "")).startswith("F-"):
+                    self.matrix[(cell["requirement"], cell["revision"], cell["side"])] = cell["ref"]
+
+    def of(self, requirement: str, revision: str, side: str) -> str | None:
+        own = self.profile.gap_of(requirement, revision, side)
+        if own is not None:
+            return own.ref if own.ref.startswith("F-") else None
+        return self.matrix.get((requirement, revision, side))
+
+
+def validated(trace: str) -> dict[str, Any]:
+    """The validator's report of one trace, with the direction of each of its events by ``seq``."""
+    from conformance.validator.outcomes import Trace, judge_trace
+    from conformance.validator.reader import read_trace
+
+    events = read_trace(trace)
+    report = judge_trace(Trace(trace, events), None, False)
+    report["directions"] = {event["seq"]: event["direction"] for event in events}
+    return report
+
+
+def offline_verdict(report: dict[str, Any], requirement: str, revision: str, side: str) -> tuple[str, str]:
+    """The outcome of ``requirement`` for ``side`` in a trace's ``report``, and why (its reason or finding)."""
+    if report["revision"] != revision:
+        return "absent", f"the validator judged the trace at {report['revision']}"
+    entry = next((e for e in report["requirements"] if e["id"] == requirement), None)
+    if entry is None:
+        return "absent", "the requirement is not judged at this revision"
+    findings = entry["findings"]
+    if entry["side"] == "both":
+        findings = [f for f in findings if report["directions"].get(f["seq"]) == SENT_BY[side]]
+    if findings:
+        first = findings[0]
+        return entry["outcome"], f"seq {first['seq']}: {first['reason']}"
+    if entry["outcome"] in BROKEN:  # every finding was the other side's
+        return ("pass", "") if entry["subjects"] else ("not-observed", "")
+    return entry["outcome"], entry["reason"] or ""
+
+
+def compare(report_dir: Path, target: str) -> list[Pair]:
+    report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    findings = Findings(target)
+    reports: dict[str, dict[str, Any]] = {}  # a trace can serve several cells
+    pairs = []
+    for cell in report["cells"]:
+        key = (cell["requirement"], cell["revision"], cell["side"])
+        live = cell["outcome"] if cell["outcome"] in JUDGED_OFFLINE else None
+        if cell["outcome"] == "gap":
+            live = findings.of(*key)
+        if live is None:
+            continue
+        for trace in cell["traces"]:
+            if Path(trace).is_file():
+                if trace not in reports:
+                    reports[trace] = validated(trace)
+                offline, reason = offline_verdict(reports[trace], *key)
+                pairs.append(Pair(*key, live, offline, trace, reason))
+    return pairs
+
+
+def summary(pairs: list[Pair]) -> str:
+    judged = [p for p in pairs if p.judged_both_ways]
+    disagreements = [p for p in judged if not p.agrees]
+    by_live = Counter("gapped to a finding" if p.expects_failure else "passed live" for p in judged)
+    lines = [
+        f"traces validated: {len({p.trace for p in pairs})}; cell and trace pairs: {len(pairs)}; "
+        f"judged both ways: {len(judged)} ({', '.join(f'{n} {k}' for k, n in sorted(by_live.items())) or 'none'}); "
+        f"agreements: {len(judged) - len(disagreements)}; disagreements: {len(disagreements)}",
+    ]
+    lines += [f"DISAGREE {p.describe()}" for p in disagreements]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m conformance.capture.calibration", description=__doc__)
+    parser.add_argument("report_dir", nargs="?", help="a run's report directory (default: reports/<target>)")
+    parser.add_argument("--target", default="sdk-python", help="the target the run was of (default: sdk-python)")
+    args = parser.parse_args(argv)
+    report_dir = Path(args.report_dir or PROJECT_ROOT / "reports" / args.target)
+    pairs = compare(report_dir, args.target)
+    print(summary(pairs))
+    return 1 if any(p.judged_both_ways and not p.agrees for p in pairs) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""The two judges agree (conformance/capture/calibration.py): on the traces a run of the suite keeps, the
+offline validator fails what the suite gaps to a finding and passes what the suite passes; and a trace
+altered after the run is caught as a disagreement naming both verdicts."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.capture.calibration import compare, summary
+from conformance.catalogue.spec_pin import PROJECT_ROOT
+
+# Client cells the SDK passes (request ids never null) and one its finding F-040 gaps (it sends prompts/list
+# to a server that declared no prompts), at 2025-11-25, over stdio and Streamable HTTP.
+SELECTION = (
+    "conformance/test_lifecycle.py",
+    "conformance/test_messages.py",
+    "-k",
+    "(uses_only_negotiated_features or request_ids_are_never_null) and 2025-11-25",
+)
+PASSED_CELL = "messages-request-id-not-null"
+
+
+@pytest.fixture(scope="module")
+def kept_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The report directory of a run of the selection that kept every trace."""
+    reports = tmp_path_factory.mktemp("reports")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "--keep-traces", *SELECTION]
+    env = os.environ | {"MCP_MATRIX_REPORTS": str(reports)}
+    run = subprocess.run(command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    return reports / "sdk-python"
+
+
+def test_the_validator_agrees_with_the_suite_on_its_traces(kept_run: Path) -> None:
+    pairs = compare(kept_run, "sdk-python")
+    judged = [p for p in pairs if p.judged_both_ways]
+    assert [p.describe() for p in judged if not p.agrees] == []
+    assert {p.requirement for p in judged if p.live == "pass"} >= {PASSED_CELL}
+    gapped = [p for p in judged if p.live.startswith("F-")]
+    assert {(p.requirement, p.live, p.offline) for p in gapped} == {
+        ("lifecycle-negotiated-capabilities-only-must", "F-040", "fail")
+    }
+    assert len(gapped) == 2  # one trace per transport
+    assert "disagreements: 0" in summary(pairs)
+
+
+def test_a_trace_that_breaks_a_passed_requirement_is_a_disagreement(kept_run: Path, tmp_path: Path) -> None:
+    """The suite passed the client's request ids; a null id put into its trace afterwards must make the
+    validator fail that requirement there, and the calibration say so with both verdicts."""
+    report = json.loads((kept_run / "report.json").read_text(encoding="utf-8"))
+    cell = next(c for c in report["cells"] if c["requirement"] == PASSED_CELL)
+    assert cell["outcome"] == "pass" and cell["traces"]
+    trace = Path(cell["traces"][0])
+    events = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    request = next(
+        e for e in events if e["kind"] == "message" and e["direction"] == "client-to-server" and "id" in e["payload"]
+    )
+    request["payload"]["id"] = None
+    trace.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    broken = [p for p in compare(kept_run, "sdk-python") if p.trace == str(trace) and p.requirement == PASSED_CELL]
+    assert [(p.live, p.offline, p.agrees) for p in broken] == [("pass", "fail", False)]
+    assert f"DISAGREE {PASSED_CELL} 2025-11-25 client: live: pass; offline: fail" in summary(broken)
