@@ -73,20 +73,7 @@ class Protected:
         return self.issuer.mint(**({"audience": self.url, "scopes": self.scopes} | minted))
 
     def attempt(self, token: str | None, *, in_query: bool = False) -> Exchange:
-        """The opening request of a session (initialize; server/discover at 2026-07-28) bearing ``token`` in
-        the Authorization header, or (``in_query``) only as RFC 6750's ``access_token`` query parameter."""
-        peer = self.peer
-        peer.url = self.url
-        if token and in_query:
-            peer.url = f"{self.url}{'&' if '?' in self.url else '?'}{urllib.parse.urlencode({'access_token': token})}"
-        if peer.stateless:
-            frame = peer.envelope(peer.probe_method, OPENING_ID)
-        else:
-            frame = peer.envelope("initialize", OPENING_ID, initialize_params(peer.revision))
-        headers = peer.headers_for(frame)
-        if token and not in_query:
-            headers["Authorization"] = f"Bearer {token}"
-        return peer.exchange("POST", frame, headers)
+        return opening_attempt(self.peer, self.url, token, in_query=in_query)
 
     def untokened_follow_up(self, session_id: str) -> Exchange:
         """A request (ping; server/discover at 2026-07-28) in the session ``session_id``, without a token."""
@@ -109,6 +96,22 @@ class Protected:
         root = f"{parts.scheme}://{parts.netloc}{PRM_PATH}"
         path = parts.path.rstrip("/")
         return [f"{root}{path}", root] if path else [root]
+
+
+def opening_attempt(peer: HttpPeer, url: str, token: str | None, *, in_query: bool = False) -> Exchange:
+    """The opening request of a session (initialize; server/discover at 2026-07-28) to ``url`` bearing ``token``
+    in the Authorization header, or (``in_query``) only as RFC 6750's ``access_token`` query parameter."""
+    peer.url = url
+    if token and in_query:
+        peer.url = f"{url}{'&' if '?' in url else '?'}{urllib.parse.urlencode({'access_token': token})}"
+    if peer.stateless:
+        frame = peer.envelope(peer.probe_method, OPENING_ID)
+    else:
+        frame = peer.envelope("initialize", OPENING_ID, initialize_params(peer.revision))
+    headers = peer.headers_for(frame)
+    if token and not in_query:
+        headers["Authorization"] = f"Bearer {token}"
+    return peer.exchange("POST", frame, headers)
 
 
 @pytest.fixture
@@ -495,6 +498,462 @@ def test_a_token_for_the_uppercased_server_uri_is_accepted(revision: str, protec
     shouted = urllib.parse.urlunsplit(parts._replace(scheme=parts.scheme.upper(), netloc=parts.netloc.upper()))
     exchange = server.attempt(server.token(audience=shouted))
     assert 200 <= exchange.status < 300, f"a token for {shouted} was answered {exchange.status}"
+
+
+# -- server side: the MCP server as its own authorization server (the target's oauth-hosted configuration) -------
+#
+# The target's server in its ``oauth-hosted`` configuration: it serves the authorization endpoints itself, beside
+# its MCP endpoint (2025-03-26's model, which later revisions still allow). For the default target these are the
+# SDK's routes and handlers over the fixture's in-memory provider (conformance/fixtures/authorization_host.py):
+# where a test judges what that provider decides (rotation, the iss of a success response, delegation), its
+# docstring says that it holds the deployment, not the SDK. Each test plays the client's and the browser's part
+# with plain HTTP: what it needs on the way goes through ``Hosted.plain`` (no fault), the exchanges it judges
+# through ``Hosted.peer``, whose fault rewrites their answers (``GET`` for the metadata and the authorization
+# endpoint, ``POST`` for registration and the token endpoint).
+
+AS_METADATA_PATH = "/.well-known/oauth-authorization-server"  # RFC 8414's well-known suffix
+OIDC_PATH = "/.well-known/openid-configuration"  # OpenID Connect Discovery 1.0's
+#: The client's redirect URI (nothing listens there: the browser's part reads the Location, never follows it).
+CALLBACK = "http://127.0.0.1:9/callback"
+FOREIGN_CALLBACK = "http://mcp-matrix.example/callback"  # neither localhost nor HTTPS
+
+
+@dataclass
+class Hosted:
+    """The server under test as its own authorization server: its MCP endpoint, the scopes a request needs, and
+    two peers, ``plain`` for the steps on the way and ``peer`` (with the test's fault) for the judged ones."""
+
+    url: str
+    scopes: list[str]
+    plain: HttpPeer
+    peer: HttpPeer
+
+    @property
+    def base(self) -> str:
+        """The authorization base URL: the MCP endpoint's URL without its path."""
+        parts = urllib.parse.urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    def get(self, url: str, *, judged: bool) -> Exchange:
+        peer = self.peer if judged else self.plain
+        peer.url = url
+        return peer.exchange("GET", headers={"Accept": "application/json"})
+
+    def post(self, url: str, body: bytes, content_type: str, *, judged: bool) -> Exchange:
+        peer = self.peer if judged else self.plain
+        peer.url = url
+        return peer.exchange("POST", headers={"Content-Type": content_type, "Accept": "application/json"}, body=body)
+
+    def document(self, url: str, *, judged: bool) -> Any:
+        """The JSON object ``url`` serves, or None (not 200, or not a JSON object)."""
+        exchange = self.get(url, judged=judged)
+        try:
+            document = json.loads(exchange.body) if exchange.status == 200 else None
+        except ValueError:
+            return None
+        return document if isinstance(document, dict) else None
+
+    def metadata(self) -> dict[str, Any]:
+        """Its RFC 8414 metadata at the base URL, on the way (an empty dict where it serves none)."""
+        return self.document(f"{self.base}{AS_METADATA_PATH}", judged=False) or {}
+
+    def endpoint(self, name: str, default_path: str) -> str:
+        """An endpoint its metadata names (``authorization_endpoint`` ...), else 2025-03-26's default path."""
+        named = self.metadata().get(name)
+        return named if isinstance(named, str) else f"{self.base}{default_path}"
+
+    def register(self, redirect_uris: list[str], *, judged: bool = False) -> Exchange:
+        """RFC 7591 registration of a public client (no secret) of the code grant."""
+        document = {
+            "redirect_uris": redirect_uris,
+            "token_endpoint_auth_method": "none",
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "client_name": "mcp-matrix",
+            "scope": " ".join(self.scopes) or None,
+        }
+        body = json.dumps({k: v for k, v in document.items() if v is not None}).encode()
+        return self.post(self.endpoint("registration_endpoint", "/register"), body, "application/json", judged=judged)
+
+    def registered(self, redirect_uris: list[str]) -> str:
+        """A client registered with ``redirect_uris`` (on the way): its client_id."""
+        exchange = self.register(redirect_uris)
+        client_id = registered_client_id(exchange)
+        precondition(client_id, f"registration answered {exchange.status} without a client_id")
+        return client_id
+
+    def authorize(self, client_id: str | None, redirect_uri: str | None, *, judged: bool, **params: str) -> Exchange:
+        """An authorization request of the code grant with PKCE S256 (``params`` added or, as "", left out), as
+        the browser sends it; the answer's redirect is read, never followed."""
+        query = {
+            "response_type": "code",
+            "client_id": client_id,
+            "redirect_uri": redirect_uri,
+            "code_challenge": s256(PKCE_VERIFIER),
+            "code_challenge_method": "S256",
+            "state": "mcp-matrix-state",
+            "resource": self.url,
+            "scope": " ".join(self.scopes),
+        } | params
+        sent = {name: value for name, value in query.items() if value}
+        url = f"{self.endpoint('authorization_endpoint', '/authorize')}?{urllib.parse.urlencode(sent)}"
+        return self.get(url, judged=judged)
+
+    def token_request(self, form: dict[str, str], *, judged: bool) -> Exchange:
+        body = urllib.parse.urlencode(form).encode()
+        return self.post(
+            self.endpoint("token_endpoint", "/token"), body, "application/x-www-form-urlencoded", judged=judged
+        )
+
+    def tokens(self, client_id: str, resource: str) -> dict[str, Any]:
+        """The token response of a whole code grant for ``resource`` (on the way)."""
+        answer = self.authorize(client_id, CALLBACK, judged=False, resource=resource)
+        code = redirect_parameters(answer).get("code")
+        precondition(code, f"the authorization request was answered {answer.status} {answer.headers.get('location')}")
+        form = {"grant_type": "authorization_code", "code": code, "redirect_uri": CALLBACK, "client_id": client_id}
+        exchange = self.token_request(form | {"code_verifier": PKCE_VERIFIER, "resource": resource}, judged=False)
+        granted = json_body(exchange)
+        precondition(exchange.status == 200 and "access_token" in granted, f"the code was redeemed: {exchange.status}")
+        return granted
+
+
+PKCE_VERIFIER = "mcp-matrix-pkce-verifier-0123456789-abcdefghijklmnopqrstuvwxyz"  # 43..128 characters
+
+
+def json_body(exchange: Exchange) -> dict[str, Any]:
+    try:
+        parsed = json.loads(exchange.body)
+    except ValueError:
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def registered_client_id(exchange: Exchange) -> str:
+    client_id = json_body(exchange).get("client_id") if 200 <= exchange.status < 300 else None
+    return client_id if isinstance(client_id, str) else ""
+
+
+def redirection(exchange: Exchange) -> str:
+    """Where an answer sends the browser: its Location, if it is a redirect ("" otherwise)."""
+    return exchange.headers.get("location", "") if 300 <= exchange.status < 400 else ""
+
+
+def redirect_parameters(exchange: Exchange) -> dict[str, str]:
+    """The query parameters of the redirect an answer makes (the first value of each)."""
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(redirection(exchange)).query)
+    return {name: values[0] for name, values in query.items()}
+
+
+def rfc8414_url(issuer: str) -> str:
+    """RFC 8414 section 3.1: the well-known suffix between the issuer's host and its path."""
+    parts = urllib.parse.urlsplit(issuer)
+    return f"{parts.scheme}://{parts.netloc}{AS_METADATA_PATH}{parts.path.rstrip('/')}"
+
+
+def oidc_urls(issuer: str) -> list[str]:
+    """Where OpenID Connect Discovery may be: inserted before the issuer's path (as RFC 8414 does), appended."""
+    parts = urllib.parse.urlsplit(issuer)
+    path = parts.path.rstrip("/")
+    inserted = f"{parts.scheme}://{parts.netloc}{OIDC_PATH}{path}"
+    return list(dict.fromkeys([inserted, f"{parts.scheme}://{parts.netloc}{path}{OIDC_PATH}"]))
+
+
+@pytest.fixture
+def hosted(
+    configured_server: ConfiguredServer, revision: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Hosted]:
+    """The target's server in its ``oauth-hosted`` configuration (fixture-missing where its profile has none)."""
+    configured = configured_server("oauth-hosted")
+    trace = Trace(tmp_path / "hosted.jsonl", "streamable-http")
+    plain = HttpPeer(configured.url, trace, revision)
+    peer = HttpPeer(configured.url, trace, revision, fault=active_fault(request))
+    try:
+        yield Hosted(configured.url, configured.values.get("scopes", "").split(), plain, peer)
+    finally:
+        plain.close()
+        peer.close()
+
+
+def own_issuer(server: Hosted) -> str:
+    """The authorization server the protected-resource metadata names, which must be the server itself here."""
+    exchange = server.get(f"{server.base}{PRM_PATH}{urllib.parse.urlsplit(server.url).path}", judged=False)
+    listed = json_body(exchange).get("authorization_servers") or []
+    precondition(listed, f"the server's protected-resource metadata names no authorization server ({exchange.status})")
+    issuer = str(listed[0])
+    precondition(
+        urllib.parse.urlsplit(issuer).netloc == urllib.parse.urlsplit(server.url).netloc,
+        f"the authorization server {issuer} is not the MCP server itself",
+    )
+    return issuer
+
+
+@for_req("authorization-server-as-metadata", "server")
+def test_the_server_publishes_its_authorization_server_metadata(revision: str, hosted: Hosted) -> None:
+    """RFC 8414 section 2 and 3: at the base URL's well-known location, a JSON object whose issuer is the base
+    URL and which names the authorization and token endpoints and the response types (``code`` among them)."""
+    url = f"{hosted.base}{AS_METADATA_PATH}"
+    document = hosted.document(url, judged=True)
+    assert document is not None, f"{url} serves no JSON object"
+    missing = [name for name in ("authorization_endpoint", "token_endpoint") if not isinstance(document.get(name), str)]
+    assert document.get("issuer") == hosted.base and not missing, (
+        f"the metadata at {url} states issuer {document.get('issuer')!r} (not {hosted.base}) or lacks {missing}"
+    )
+    assert "code" in (document.get("response_types_supported") or []), (
+        f"the metadata's response_types_supported {document.get('response_types_supported')!r} lacks code"
+    )
+
+
+@for_req("authorization-server-metadata-at-base-url", "server")
+def test_the_metadata_is_at_the_authorization_base_url(revision: str, hosted: Hosted) -> None:
+    """The MCP endpoint has a path (``/mcp``); the metadata is at the well-known location of the origin alone."""
+    precondition(urllib.parse.urlsplit(hosted.url).path.strip("/"), "the MCP endpoint's URL has no path")
+    url = f"{hosted.base}{AS_METADATA_PATH}"
+    exchange = hosted.get(url, judged=True)
+    assert exchange.status == 200 and json_body(exchange), f"{url} was answered {exchange.status}, no metadata"
+
+
+@for_req("authorization-server-fallback-default-endpoints", "server")
+def test_without_metadata_the_default_endpoints_serve(revision: str, hosted: Hosted) -> None:
+    """A server that publishes no metadata serves ``/authorize``, ``/token`` and ``/register`` under the base
+    URL: each is there (answers its method other than 404 or 405)."""
+    if hosted.metadata():
+        pytest.skip(
+            "fixture-missing: the server publishes authorization server metadata (the defaults bind one without)"
+        )
+    answers = {
+        "/authorize": hosted.get(f"{hosted.base}/authorize", judged=True).status,
+        "/token": hosted.post(f"{hosted.base}/token", b"", "application/x-www-form-urlencoded", judged=True).status,
+        "/register": hosted.post(f"{hosted.base}/register", b"{}", "application/json", judged=True).status,
+    }
+    absent = {path: status for path, status in answers.items() if status in (404, 405)}
+    assert not absent, f"default endpoints not served (status): {absent}"
+
+
+@for_req("authorization-as-rfc8414-metadata", "server")
+def test_the_authorization_server_publishes_rfc8414_metadata(revision: str, hosted: Hosted) -> None:
+    """The issuer the protected-resource metadata names serves RFC 8414 metadata at the location built from it,
+    stating that issuer."""
+    issuer = own_issuer(hosted)
+    url = rfc8414_url(issuer)
+    document = hosted.document(url, judged=True)
+    assert document is not None, f"{url} serves no RFC 8414 metadata"
+    assert document.get("issuer") == issuer, f"the metadata at {url} states issuer {document.get('issuer')!r}"
+
+
+@for_req("authorization-as-discovery-mechanism", "server")
+def test_the_authorization_server_offers_a_discovery_document(revision: str, hosted: Hosted) -> None:
+    """RFC 8414 metadata or OpenID Connect Discovery, at one of the locations built from the issuer, stating it."""
+    issuer = own_issuer(hosted)
+    served = {}
+    for url in [rfc8414_url(issuer), *oidc_urls(issuer)]:
+        document = hosted.document(url, judged=True)
+        if document is not None:
+            served[url] = document.get("issuer")
+    assert issuer in served.values(), f"no discovery document of {issuer} (found: {served})"
+
+
+@for_req("authorization-as-oidc-code-challenge-methods", "server")
+def test_the_authorization_servers_openid_discovery_lists_code_challenge_methods(revision: str, hosted: Hosted) -> None:
+    issuer = own_issuer(hosted)
+    documents = {url: hosted.document(url, judged=True) for url in oidc_urls(issuer)}
+    offered = {url: document for url, document in documents.items() if document is not None}
+    if not offered:
+        pytest.skip("fixture-missing: the authorization server offers no OpenID Connect Discovery")
+    silent = [url for url, document in offered.items() if not document.get("code_challenge_methods_supported")]
+    assert not silent, f"OpenID discovery documents without code_challenge_methods_supported: {silent}"
+
+
+def registration_of(hosted: Hosted) -> str:
+    """The client_id a judged RFC 7591 registration got ("" when it got none)."""
+    exchange = hosted.register([CALLBACK], judged=True)
+    return registered_client_id(exchange) if exchange.status == 201 else ""
+
+
+@for_req("authorization-as-dynamic-registration", "server")
+def test_the_server_registers_clients_dynamically(revision: str, hosted: Hosted) -> None:
+    """RFC 7591: a registration request gets 201 and a client_id, with no person involved."""
+    assert registration_of(hosted), "a dynamic client registration got no client_id (with 201)"
+
+
+@for_req("authorization-as-dynamic-registration-optional", "server")
+def test_the_server_may_register_clients_dynamically(revision: str, hosted: Hosted) -> None:
+    assert registration_of(hosted), "the server offers no dynamic client registration (201 with a client_id)"
+
+
+def redirected_to(hosted: Hosted, client_id: str, variants: list[str]) -> dict[str, str]:
+    """Each redirect URI variant whose authorization request was answered with a redirect, and where to."""
+    answers = {variant: hosted.authorize(client_id, variant, judged=True) for variant in variants}
+    return {
+        variant: f"{a.status} {a.headers.get('location')}" for variant, a in answers.items() if 300 <= a.status < 400
+    }
+
+
+def with_a_registered_redirect(hosted: Hosted) -> str:
+    """A client registered with CALLBACK, which its authorization requests are redirected to (on the way)."""
+    client_id = hosted.registered([CALLBACK])
+    answer = hosted.authorize(client_id, CALLBACK, judged=False)
+    precondition(redirection(answer).startswith(CALLBACK), f"the registered redirect URI was answered {answer.status}")
+    return client_id
+
+
+@for_req("authorization-server-validate-redirect-uri", "server")
+def test_the_server_redirects_to_no_unregistered_uri(revision: str, hosted: Hosted) -> None:
+    """Authorization requests naming another host, another path, or the registered URI with a query added (which
+    an open redirector would pass on) are not redirected."""
+    client_id = with_a_registered_redirect(hosted)
+    variants = [FOREIGN_CALLBACK, f"{CALLBACK}/elsewhere", f"{CALLBACK}?next={urllib.parse.quote(FOREIGN_CALLBACK)}"]
+    redirected = redirected_to(hosted, client_id, variants)
+    assert not redirected, f"authorization requests with unregistered redirect URIs were redirected: {redirected}"
+
+
+@for_req("authorization-as-exact-redirect-uri", "server")
+def test_the_authorization_server_matches_redirect_uris_exactly(revision: str, hosted: Hosted) -> None:
+    """OAuth 2.1 compares redirect URIs as strings: a trailing slash, another case of the path or of the scheme, a
+    dot segment or a query added make another URI, whose request is not redirected. (Only the port of a loopback
+    URI may vary: no variant here changes it.)"""
+    client_id = with_a_registered_redirect(hosted)
+    scheme, rest = CALLBACK.split("://", 1)
+    variants = [
+        f"{CALLBACK}/",
+        CALLBACK.replace("/callback", "/Callback"),
+        f"{scheme.upper()}://{rest}",
+        CALLBACK.replace("/callback", "/mcp-matrix/../callback"),
+        f"{CALLBACK}?mcp-matrix=1",
+    ]
+    redirected = redirected_to(hosted, client_id, variants)
+    assert not redirected, f"redirect URIs that are not the registered {CALLBACK} were redirected: {redirected}"
+
+
+@for_req("authorization-as-redirect-uri-localhost-or-https", "server")
+def test_the_authorization_server_takes_only_localhost_or_https_redirect_uris(revision: str, hosted: Hosted) -> None:
+    """A client registering a plain-HTTP redirect URI of another host is refused, at registration or at the
+    authorization request (no redirect there)."""
+    exchange = hosted.register([FOREIGN_CALLBACK], judged=True)
+    taken = 200 <= exchange.status < 300
+    client_id = registered_client_id(exchange)
+    assert client_id or not taken, (
+        f"the registration of {FOREIGN_CALLBACK} was answered {exchange.status} without a client_id"
+    )
+    redirected = redirected_to(hosted, client_id, [FOREIGN_CALLBACK]) if taken else {}
+    assert not redirected, f"the server registered {FOREIGN_CALLBACK} and redirected to it: {redirected}"
+
+
+@for_req("authorization-server-400-malformed-request", "server")
+def test_a_malformed_authorization_request_is_answered_400(revision: str, hosted: Hosted) -> None:
+    """Requests the server cannot answer by a redirect (RFC 6749 section 4.1.2.1: no client, an unknown one, a
+    redirect URI not registered) are answered 400 directly. (A malformed request of a known client with its
+    registered redirect URI is answered by an error redirect, as OAuth has it: not judged here.)"""
+    client_id = hosted.registered([CALLBACK])
+    answers = {
+        "without client_id": hosted.authorize(None, CALLBACK, judged=True),
+        "of an unknown client": hosted.authorize("mcp-matrix-unknown-client", CALLBACK, judged=True),
+        "with an unregistered redirect_uri": hosted.authorize(client_id, FOREIGN_CALLBACK, judged=True),
+    }
+    wrong = {name: exchange.status for name, exchange in answers.items() if exchange.status != 400}
+    assert not wrong, f"malformed authorization requests not answered 400 (status): {wrong}"
+
+
+def refresh_twice(hosted: Hosted) -> tuple[str, Exchange, Exchange]:
+    """A public client's refresh token used (judged), then used again (judged): the token and both answers."""
+    client_id = hosted.registered([CALLBACK])
+    granted = hosted.tokens(client_id, hosted.url)
+    refresh = granted.get("refresh_token")
+    precondition(isinstance(refresh, str) and refresh, "the token response carried no refresh token")
+    form = {"grant_type": "refresh_token", "refresh_token": str(refresh), "client_id": client_id}
+    return str(refresh), hosted.token_request(form, judged=True), hosted.token_request(form, judged=True)
+
+
+@for_req("authorization-as-refresh-token-rotation", "server")
+def test_the_authorization_server_rotates_a_public_clients_refresh_token(revision: str, hosted: Hosted) -> None:
+    """OAuth 2.1 section 4.3.1: the refresh answers a new refresh token, and the spent one is refused. On the
+    default target the rotation is the fixture's provider's (the deployment's): the SDK's token endpoint leaves it
+    to the provider."""
+    refresh, first, again = refresh_twice(hosted)
+    renewed = json_body(first).get("refresh_token")
+    precondition(first.status == 200, f"the refresh was answered {first.status}")
+    assert renewed and renewed != refresh, f"the refresh answered no new refresh token: {json_body(first)}"
+    assert again.status == 400, f"the spent refresh token was taken again ({again.status})"
+
+
+@for_req("authorization-as-token-rotation", "server")
+def test_the_server_rotates_tokens(revision: str, hosted: Hosted) -> None:
+    """A refresh answers a new refresh token, and the spent one is refused (on the default target: the fixture's
+    provider's doing, the deployment's)."""
+    refresh, first, again = refresh_twice(hosted)
+    renewed = json_body(first).get("refresh_token")
+    assert first.status == 200 and renewed and renewed != refresh and again.status == 400, (
+        f"no rotation: the refresh answered {first.status} {json_body(first)}, its reuse {again.status}"
+    )
+
+
+@for_req("authorization-as-accept-own-resource-tokens", "server")
+def test_a_token_the_server_issued_for_another_resource_is_refused(revision: str, hosted: Hosted) -> None:
+    """The server's own token, asked for another resource (RFC 8707), does not open its MCP endpoint (401); one
+    asked for this endpoint does. The resource is bound by the provider, the refusal is the SDK's resource
+    server (``validate_token_resource``)."""
+    client_id = hosted.registered([CALLBACK])
+    own = hosted.tokens(client_id, hosted.url)["access_token"]
+    other = hosted.tokens(client_id, OTHER_AUDIENCE)["access_token"]
+    accepted = opening_attempt(hosted.plain, hosted.url, own)
+    precondition(200 <= accepted.status < 300, f"a token for this server was answered {accepted.status}")
+    refused = opening_attempt(hosted.peer, hosted.url, other)
+    assert refused.status == 401, f"a token issued for {OTHER_AUDIENCE} was answered {refused.status}"
+
+
+def error_redirect(hosted: Hosted, client_id: str) -> Exchange:
+    """An authorization request of a known client and its redirect URI asking for a scope no one has: answered by
+    an error redirect (RFC 6749 section 4.1.2.1)."""
+    return hosted.authorize(client_id, CALLBACK, judged=True, scope="mcp-matrix:unknown")
+
+
+@for_req("authorization-as-iss-in-authorization-responses", "server")
+def test_the_authorization_servers_responses_carry_its_issuer(revision: str, hosted: Hosted) -> None:
+    """RFC 9207: the success redirect (on the default target, built by the fixture's provider) and the error
+    redirect (built by the SDK's authorization endpoint) both carry ``iss``, the issuer."""
+    client_id = hosted.registered([CALLBACK])
+    answers = {
+        "success": hosted.authorize(client_id, CALLBACK, judged=True),
+        "error": error_redirect(hosted, client_id),
+    }
+    precondition(all(redirection(a) for a in answers.values()), f"not both redirected: {answers}")
+    wrong = {name: redirection(a) for name, a in answers.items() if redirect_parameters(a).get("iss") != hosted.base}
+    assert not wrong, f"authorization responses without iss={hosted.base}: {wrong}"
+
+
+@for_req("authorization-as-advertises-iss-support", "server")
+def test_the_authorization_server_advertises_the_issuer_it_returns(revision: str, hosted: Hosted) -> None:
+    """Where the authorization responses carry ``iss``, the metadata states
+    ``authorization_response_iss_parameter_supported: true``."""
+    client_id = hosted.registered([CALLBACK])
+    answer = hosted.authorize(client_id, CALLBACK, judged=True)
+    if "iss" not in redirect_parameters(answer):
+        pytest.skip("fixture-missing: the server's authorization responses carry no iss")
+    document = hosted.document(f"{hosted.base}{AS_METADATA_PATH}", judged=True) or {}
+    stated = document.get("authorization_response_iss_parameter_supported")
+    assert stated is True, (
+        f"responses carry iss, yet the metadata states authorization_response_iss_parameter_supported {stated!r}"
+    )
+
+
+@for_req("authorization-as-cimd", "server")
+def test_the_authorization_server_supports_client_id_metadata_documents(revision: str, hosted: Hosted) -> None:
+    document = hosted.document(f"{hosted.base}{AS_METADATA_PATH}", judged=True) or {}
+    stated = document.get("client_id_metadata_document_supported")
+    assert stated is True, f"the metadata states client_id_metadata_document_supported {stated!r}, not true"
+
+
+@for_req("authorization-server-third-party-delegation", "server")
+def test_the_server_may_delegate_to_a_third_party_authorization_server(revision: str, hosted: Hosted) -> None:
+    """Delegation shows as the authorization request redirected to another authorization server (an origin that is
+    neither the server's nor the client's redirect URI's) instead of back to the client. On the default target
+    the provider decides (the deployment's): the fixture's approves by itself."""
+    client_id = hosted.registered([CALLBACK])
+    where = redirection(hosted.authorize(client_id, CALLBACK, judged=True))
+    precondition(where, "the authorization request was not redirected")
+    origin = urllib.parse.urlsplit(where).netloc
+    assert origin not in (urllib.parse.urlsplit(hosted.url).netloc, urllib.parse.urlsplit(CALLBACK).netloc), (
+        f"the server authorizes by itself (redirected to {where})"
+    )
 
 
 # -- client side ---------------------------------------------------------------------------------------------

@@ -141,6 +141,123 @@ COVERS: list[Cover] = [
         "server",
         f"{TESTS}::test_a_token_for_the_uppercased_server_uri_is_accepted",
     ),
+    # -- server side: the MCP server as its own authorization server (the target's oauth-hosted configuration). On
+    # the default target the routes and handlers are the SDK's, storage and policy the fixture's provider's
+    # (conformance/fixtures/authorization_host.py): refresh rotation, the success response's iss and delegation are
+    # that provider's (the deployment's), each test says which. GET faults hit the judged metadata and authorization
+    # requests, POST faults the judged registration and token requests; the steps on the way are never faulted.
+    Cover(
+        "authorization-server-as-metadata",
+        "server",
+        f"{TESTS}::test_the_server_publishes_its_authorization_server_metadata",
+        fault=http_body("GET", json.dumps({"issuer": "http://127.0.0.1"})),
+    ),
+    Cover(
+        "authorization-server-metadata-at-base-url",
+        "server",
+        f"{TESTS}::test_the_metadata_is_at_the_authorization_base_url",
+        fault=http_status("GET", 404),
+    ),
+    Cover(
+        "authorization-server-fallback-default-endpoints",
+        "server",
+        f"{TESTS}::test_without_metadata_the_default_endpoints_serve",
+        fault=http_status(("GET", "POST"), 404),
+    ),
+    Cover(
+        "authorization-as-rfc8414-metadata",
+        "server",
+        f"{TESTS}::test_the_authorization_server_publishes_rfc8414_metadata",
+        fault=http_status("GET", 404),
+    ),
+    Cover(
+        "authorization-as-discovery-mechanism",
+        "server",
+        f"{TESTS}::test_the_authorization_server_offers_a_discovery_document",
+        fault=http_status("GET", 404),
+    ),
+    Cover(
+        "authorization-as-oidc-code-challenge-methods",
+        "server",
+        f"{TESTS}::test_the_authorization_servers_openid_discovery_lists_code_challenge_methods",
+        fault=http_body("GET", json.dumps({"issuer": "http://127.0.0.1"})),
+    ),
+    Cover(
+        "authorization-as-dynamic-registration",
+        "server",
+        f"{TESTS}::test_the_server_registers_clients_dynamically",
+        fault=http_status("POST", 400),
+    ),
+    Cover(
+        "authorization-as-dynamic-registration-optional",
+        "server",
+        f"{TESTS}::test_the_server_may_register_clients_dynamically",
+    ),
+    Cover(
+        "authorization-server-validate-redirect-uri",
+        "server",
+        f"{TESTS}::test_the_server_redirects_to_no_unregistered_uri",
+        fault=http_status("GET", 302),
+    ),
+    Cover(
+        "authorization-as-exact-redirect-uri",
+        "server",
+        f"{TESTS}::test_the_authorization_server_matches_redirect_uris_exactly",
+        fault=http_status("GET", 302),
+    ),
+    Cover(
+        "authorization-as-redirect-uri-localhost-or-https",
+        "server",
+        f"{TESTS}::test_the_authorization_server_takes_only_localhost_or_https_redirect_uris",
+        fault=http_status("POST", 201),
+    ),
+    Cover(
+        "authorization-server-400-malformed-request",
+        "server",
+        f"{TESTS}::test_a_malformed_authorization_request_is_answered_400",
+        fault=http_status("GET", 200),
+    ),
+    Cover(
+        "authorization-as-refresh-token-rotation",
+        "server",
+        f"{TESTS}::test_the_authorization_server_rotates_a_public_clients_refresh_token",
+        fault=http_status("POST", 200),
+    ),
+    Cover(
+        "authorization-as-token-rotation",
+        "server",
+        f"{TESTS}::test_the_server_rotates_tokens",
+        fault=http_status("POST", 200),
+    ),
+    Cover(
+        "authorization-as-accept-own-resource-tokens",
+        "server",
+        f"{TESTS}::test_a_token_the_server_issued_for_another_resource_is_refused",
+        fault=http_status(OPENING, 200),
+    ),
+    Cover(
+        "authorization-as-iss-in-authorization-responses",
+        "server",
+        f"{TESTS}::test_the_authorization_servers_responses_carry_its_issuer",
+        fault=http_header("GET", "Location", "http://127.0.0.1:9/callback?code=mcp-matrix&state=mcp-matrix-state"),
+    ),
+    Cover(
+        "authorization-as-advertises-iss-support",
+        "server",
+        f"{TESTS}::test_the_authorization_server_advertises_the_issuer_it_returns",
+        fault=http_body("GET", json.dumps({"issuer": "http://127.0.0.1"})),
+    ),
+    Cover(
+        "authorization-as-cimd",
+        "server",
+        f"{TESTS}::test_the_authorization_server_supports_client_id_metadata_documents",
+        fault=http_body("GET", json.dumps({"issuer": "http://127.0.0.1"})),
+    ),
+    Cover(
+        "authorization-server-third-party-delegation",
+        "server",
+        f"{TESTS}::test_the_server_may_delegate_to_a_third_party_authorization_server",
+    ),
     # -- client side: the client under test's OAuth flow against the harness's authorization server and protected
     # resource; each fault rewrites what those record of the client's requests to one path (Fault.rewrite_request)
     Cover(
@@ -747,39 +864,48 @@ GAPS: list[Gap] = [
         "response reaches the host's redirect listener, and a client that ignores it and one that acts on it "
         "send the same nothing",
     ),
+    Gap(
+        "authorization-as-endpoints-https",
+        "server",
+        "L-170",
+        "the suite serves and reaches loopback only, over plain HTTP (the SDK lets an issuer be HTTP only there): "
+        "whether a deployment serves its authorization endpoints over HTTPS alone is outside what it can reach",
+    ),
     *gaps(
-        "#3",
-        "catalogued, not yet tested",
+        "L-171",
+        "a client ID metadata document's URL is an HTTPS URL, and the suite has no HTTPS on loopback: no "
+        "authorization server can be handed a client_id document to fetch, check, cache or match redirect URIs "
+        "against (whether it supports CIMD at all is authorization-as-cimd, tested)",
         {
-            "authorization-as-dynamic-registration": "server",
-            "authorization-server-as-metadata": "server",
-            "authorization-server-fallback-default-endpoints": "server",
-            "authorization-as-rfc8414-metadata": "server",
-            "authorization-as-discovery-mechanism": "server",
-            "authorization-server-metadata-at-base-url": "server",
-            "authorization-server-challenge-scope-any-relation": "server",
-            "authorization-as-cimd": "server",
             "authorization-as-cimd-fetch": "server",
             "authorization-as-cimd-client-id-match": "server",
-            "authorization-as-cimd-cache": "server",
-            "authorization-as-cimd-redirect-uri-check": "server",
             "authorization-as-cimd-document-valid": "server",
-            "authorization-as-dynamic-registration-optional": "server",
-            "authorization-as-accept-own-resource-tokens": "server",
-            "authorization-server-400-malformed-request": "server",
-            "authorization-as-token-rotation": "server",
-            "authorization-as-refresh-token-rotation": "server",
-            "authorization-as-endpoints-https": "server",
-            "authorization-as-redirect-uri-localhost-or-https": "server",
-            "authorization-as-oidc-code-challenge-methods": "server",
-            "authorization-server-validate-redirect-uri": "server",
-            "authorization-as-exact-redirect-uri": "server",
-            "authorization-server-proxy-consent-per-client": "server",
-            "authorization-server-third-party-delegation": "server",
+            "authorization-as-cimd-redirect-uri-check": "server",
+            "authorization-as-cimd-cache": "server",
+        },
+    ),
+    Gap(
+        "authorization-server-challenge-scope-any-relation",
+        "server",
+        "L-172",
+        "a permission under which every relation between the challenge's scope and scopes_supported is allowed: "
+        "no answer can break it (the suite's own checks honour it: none compares the two)",
+    ),
+    Gap(
+        "authorization-server-proxy-consent-per-client",
+        "server",
+        "L-173",
+        "binds an MCP proxy under a static client ID at a third-party authorization server, and the consent it "
+        "asks is a page for a person; the fixture is no such proxy, and no wire shows whether consent was asked",
+    ),
+    *gaps(
+        "L-174",
+        "the session binding between an MCP server and a third-party authorization server (the third-party "
+        "token's status, expiry and renewal) is on the server's own connection to that server, which the suite is "
+        "not party to",
+        {
             "authorization-server-third-party-token-status": "server",
             "authorization-server-third-party-token-expiry": "server",
-            "authorization-as-iss-in-authorization-responses": "server",
-            "authorization-as-advertises-iss-support": "server",
         },
     ),
 ]

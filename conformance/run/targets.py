@@ -82,6 +82,9 @@ CONFIGURATIONS: dict[str, tuple[str, ...]] = {
     # server (conformance/harness/authorization.py), which commands, options and environment name as {issuer}
     # and {jwks-uri}; the server publishes its protected-resource metadata.
     "oauth": ("scopes",),
+    # the server is its own authorization server (metadata, authorization, token and registration endpoints
+    # beside its MCP endpoint) and HTTP requests need an access token it issued, with these scopes
+    "oauth-hosted": ("scopes",),
 }
 TOP_LEVEL_KEYS = {
     "name",
