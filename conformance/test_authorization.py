@@ -1952,8 +1952,9 @@ def tenant(http_server_url: str, authorization_trace: Trace, request: pytest.Fix
         yield Tenant(authorization, resource)
 
 
-def own_origin_misbehaviour(authorization: AuthorizationServer, **switches: Any) -> None:
-    """The switches set on top of what ``own_origin_resource`` needs of the authorization server."""
+def also_misbehave(authorization: AuthorizationServer, **switches: Any) -> None:
+    """``switches`` set on top of the authorization server's misbehaviour (the token binding
+    ``own_origin_resource`` needs of it)."""
     authorization.misbehaviour = replace(authorization.misbehaviour, **switches)
 
 
@@ -1980,7 +1981,7 @@ def test_the_client_takes_the_endpoints_from_the_authorization_server_metadata(
     the protected-resource metadata names the authorization server)."""
     legacy = revision == FIRST_REVISION_WITH_AUTHORIZATION
     resource = request.getfixturevalue("own_origin_resource" if legacy else "protected_resource")
-    own_origin_misbehaviour(authorization_server, moved_endpoints=True)
+    also_misbehave(authorization_server, moved_endpoints=True)
     run = oauth_run(client_launcher, revision, resource)
 
     def check() -> None:
@@ -2022,7 +2023,7 @@ def test_the_authorization_base_url_is_the_origin_of_the_mcp_server(
 ) -> None:
     """No metadata: every URL the client builds from the authorization base URL (the metadata's, then the
     default endpoints) is at the MCP server's origin without the /v1/mcp path."""
-    own_origin_misbehaviour(authorization_server, documents=frozenset())
+    also_misbehave(authorization_server, documents=frozenset())
     run = oauth_run(client_launcher, revision, own_origin_resource)
 
     def check() -> None:
@@ -2042,7 +2043,7 @@ def test_without_metadata_the_client_uses_the_default_endpoints(
     revision: str, client_launcher: Launcher, own_origin_resource: ProtectedResource, authorization_server
 ) -> None:
     """No metadata: the client registers at /register, authorizes at /authorize and redeems at /token."""
-    own_origin_misbehaviour(authorization_server, documents=frozenset())
+    also_misbehave(authorization_server, documents=frozenset())
     run = oauth_run(client_launcher, revision, own_origin_resource)
 
     def check() -> None:
@@ -2057,7 +2058,7 @@ def test_without_metadata_the_client_uses_the_default_endpoints(
 def test_the_client_asks_for_the_metadata_before_using_the_default_endpoints(
     revision: str, client_launcher: Launcher, own_origin_resource: ProtectedResource, authorization_server
 ) -> None:
-    own_origin_misbehaviour(authorization_server, documents=frozenset())
+    also_misbehave(authorization_server, documents=frozenset())
     run = oauth_run(client_launcher, revision, own_origin_resource)
 
     def check() -> None:
