@@ -52,6 +52,7 @@ RECORDED_HEADERS = frozenset(
         "retry-after",
         "transfer-encoding",
         "www-authenticate",
+        "x-accel-buffering",  # a 2026-07-28 server turns proxy buffering off on an event stream
     }
 )
 PSEUDONYM_PREFIX = "pseudonym-"
