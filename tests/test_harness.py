@@ -18,6 +18,8 @@ from conformance.harness import schema
 from conformance.harness.frames import initialize_params
 from conformance.harness.launcher import CommandLauncher, WarmLauncher, process_running
 from conformance.harness.peer import HarnessError, ImplementationTimeout, ProtocolViolation
+from conformance.harness.scripted_stdio import MODULE as SCRIPTED_STDIO_MODULE
+from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.stdio import START_ALLOWANCE_SECONDS, StdioPeer
 from conformance.harness.trace import Trace
 
@@ -98,6 +100,58 @@ def test_no_process_outlives_the_launcher() -> None:
     while time.monotonic() < deadline and any(process_running(pid) for pid in [parent, *children]):
         time.sleep(0.05)
     assert not any(process_running(pid) for pid in [parent, *children])
+
+
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params("2025-06-18")}
+
+
+@pytest.fixture(scope="module")
+def scripted_stdio_parent() -> Iterator[WarmLauncher]:
+    launcher = WarmLauncher(SCRIPTED_STDIO_MODULE, relays=True)
+    yield launcher
+    launcher.close()
+
+
+@pytest.mark.parametrize("ending", ["end-of-file", "SIGTERM", "SIGKILL"])
+def test_a_relayed_scripted_server_stands_for_the_process_the_client_started(
+    ending: str, scripted_stdio_parent: WarmLauncher, tmp_path: Path
+) -> None:
+    """Started through stdio_relay, the forked server answers on the client's pipes, names the client as its
+    parent, gets the signals sent to the relay, ends the relay with its own status, and dies with it."""
+    server = ScriptedStdio("2025-06-18", tmp_path / "record.jsonl", warm_parent=scripted_stdio_parent.relay_path)
+    command = server.command()
+    assert "stdio_relay" in " ".join(command)
+    client = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert client.stdin and client.stdout
+    client.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
+    client.stdin.flush()
+    assert json.loads(client.stdout.readline())["id"] == 1
+    if ending == "end-of-file":
+        client.stdin.close()
+    else:
+        client.send_signal(getattr(signal, ending))
+    status = client.wait(timeout=5)
+    assert client.stdout.read() == b"", "the server's stdout did not end with it"
+    record = server.load()
+    start = record.lifecycle("start")[0]
+    assert start["relay"] == client.pid and start["pid"] != client.pid
+    assert not process_running(start["pid"]), "the forked server outlived its relay"
+    expected = {"end-of-file": 0, "SIGTERM": 128 + signal.SIGTERM, "SIGKILL": -signal.SIGKILL}[ending]
+    assert status == expected
+    if ending == "SIGTERM":  # the server's own handling of it: recorded, then its exit status
+        assert record.lifecycle("signal")[0]["name"] == "SIGTERM"
+    if ending == "end-of-file":
+        assert record.lifecycle("exit")[0]["client_alive"], "the record does not name the client as its parent"
+    for stream in (client.stdin, client.stdout, client.stderr):
+        stream.close()
+
+
+def test_a_session_about_the_servers_own_process_gets_a_process_of_its_own(
+    scripted_stdio_parent: WarmLauncher, tmp_path: Path
+) -> None:
+    server = ScriptedStdio("2025-06-18", tmp_path / "record.jsonl", warm_parent=scripted_stdio_parent.relay_path)
+    server.linger = True  # the signals it gets, and from whom, are the test's evidence
+    assert server.command()[1:3] == ["-m", SCRIPTED_STDIO_MODULE]
 
 
 # A run that dies with an external server still up: the server's own child must not survive it.

@@ -20,10 +20,12 @@ import ctypes
 import json
 import os
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -178,14 +180,21 @@ class WarmLauncher:
     """Forks each session's server from a parent that has already imported ``module`` (in the interpreter
     ``python``: another virtualenv's, for a client driver run on its library's own)."""
 
-    def __init__(self, module: str, python: str = sys.executable, env: dict[str, str] | None = None) -> None:
-        """``env``: the warm parent's environment, hence every child's (default: this process's)."""
+    def __init__(
+        self, module: str, python: str = sys.executable, env: dict[str, str] | None = None, relays: bool = False
+    ) -> None:
+        """``env``: the warm parent's environment, hence every child's (default: this process's). ``relays``:
+        the parent also takes orders from ``stdio_relay`` processes, on the socket ``relay_path``."""
         self.module = module
         self.description = f"{python} -m {module} (forked from a warm parent)"
+        self._socket_dir = Path(tempfile.mkdtemp(prefix="mcp-matrix-warm-")) if relays else None
+        self.relay_path = str(self._socket_dir / "relay.sock") if self._socket_dir else None
+        self._children: list[ServerProcess] = []
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._control = ours
         self._parent = subprocess.Popen(
-            [python, "-m", "conformance.harness.zygote", module, str(theirs.fileno())],
+            [python, "-m", "conformance.harness.zygote", module, str(theirs.fileno())]
+            + ([self.relay_path] if self.relay_path else []),
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             preexec_fn=die_with_parent,
@@ -197,7 +206,6 @@ class WarmLauncher:
         if ready != b"ready":
             self.close()
             raise RuntimeError(f"warm parent for {module} did not start (said {ready!r})")
-        self._children: list[ServerProcess] = []
 
     def start(self, argv: list[str] | None = None, env: dict[str, str] | None = None) -> ServerProcess:
         """Fork a child that runs the module's ``main()`` with ``argv`` and ``env`` added to its own."""
@@ -238,6 +246,8 @@ class WarmLauncher:
         if self._parent.poll() is None:
             self._parent.kill()
             self._parent.wait(timeout=5)
+        if self._socket_dir is not None:
+            shutil.rmtree(self._socket_dir, ignore_errors=True)
 
 
 def announced_url(stdout: IO[bytes], start_timeout: float, description: str, log: Path) -> str:

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from conformance.catalogue.spec_pin import materialise
+from conformance.harness import stdio_relay
 from conformance.harness.faults import Fault
 from conformance.harness.peer import method_definitions
 from conformance.harness.scripted_server import (
@@ -81,7 +82,7 @@ class ParentWatch:
     """Whether the process that launched us (the client) is still alive, asked at any moment."""
 
     def __init__(self) -> None:
-        self.pid = os.getppid()
+        self.pid = int(os.environ.get(stdio_relay.CLIENT_VARIABLE) or os.getppid())
         self._fd: int | None = None
         with contextlib.suppress(OSError, AttributeError):
             self._fd = os.pidfd_open(self.pid)
@@ -147,8 +148,14 @@ class ScriptedStdioServer:
         self.stdout: BinaryIO = sys.stdout.buffer
 
     def run(self, stdin: BinaryIO) -> None:
+        relay = os.environ.get(stdio_relay.RELAY_VARIABLE)
         self.trace.lifecycle(
-            "server-to-client", "start", pid=os.getpid(), parent=self.parent.pid, revision=self.revision
+            "server-to-client",
+            "start",
+            pid=os.getpid(),
+            parent=self.parent.pid,
+            revision=self.revision,
+            **({"relay": int(relay)} if relay else {}),
         )
         self.log()
         self.flood()
@@ -627,8 +634,17 @@ class StdioRecord:
                 announced = None
         return problems
 
-    def server_pids(self) -> list[int]:
-        return [e["pid"] for e in self.lifecycle("start")]
+    def server_processes(self, record: str) -> list[tuple[int, str]]:
+        """Each server's processes, with what their command lines name: the process the client started (it
+        names the record), and the fork a relay stood in for (it names this module: see stdio_relay)."""
+        found = []
+        for start in self.lifecycle("start"):
+            if "relay" in start:
+                found.append((start["relay"], record))
+                found.append((start["pid"], "conformance.harness.zygote\0" + MODULE))
+            else:
+                found.append((start["pid"], record))
+        return found
 
     def sent_before_answer(self, method: str) -> list[Any]:
         before: list[Any] = []
@@ -657,8 +673,11 @@ class ScriptedStdio:
     of its own.
     """
 
-    def __init__(self, revision: str, record: Path, fault: Fault | None = None) -> None:
+    def __init__(self, revision: str, record: Path, fault: Fault | None = None, warm_parent: str | None = None) -> None:
+        """``warm_parent``: the relay socket of a warm parent of this module (``WarmLauncher(MODULE,
+        relays=True)``), which then forks the server that the client starts (stdio_relay)."""
         self.revision = revision
+        self.warm_parent = warm_parent
         self.fault = fault
         self.hold: set[str] = set()
         self.errors: dict[str, int] = {}
@@ -693,7 +712,7 @@ class ScriptedStdio:
         path = self._base if not self.paths else self._base.with_suffix(f".{len(self.paths) + 1}.jsonl")
         self.paths.append(path)
         path.unlink(missing_ok=True)
-        argv = [sys.executable, "-m", MODULE, "--revision", self.revision, "--record", str(path)]
+        argv = [*self._program(), "--revision", self.revision, "--record", str(path)]
         argv += ["--spec-cache", str(self._spec_cache)]
         if self.fault is not None:
             argv += ["--fault", fault_to_json(self.fault)]
@@ -739,12 +758,19 @@ class ScriptedStdio:
             argv += ["--stderr-flood", str(self.stderr_flood)]
         return argv
 
+    def _program(self) -> list[str]:
+        """How the client starts the server: through a relay to the warm parent, unless the session is about
+        the server's own process (its exit, or the signals it gets), which only a process of its own shows."""
+        if self.warm_parent is None or self.linger or self.wind_down:
+            return [sys.executable, "-m", MODULE]
+        return [sys.executable, "-S", "-I", stdio_relay.__file__, self.warm_parent]
+
     def load(self) -> StdioRecord:
         """Read the latest run's record, once every server of that run has ended (bounded: one
         still running then is killed, by its pid, after checking it is ours)."""
         path = self.paths[-1] if self.paths else self._base
-        for pid in StdioRecord(path).server_pids():
-            end(pid, str(path))
+        for pid, marker in StdioRecord(path).server_processes(str(path)):
+            end(pid, marker)
         self.record = StdioRecord(path)
         self.violations += [problem for frame in self.record.frames() for problem in judge(self.revision, frame)]
         self.harness_errors += self.record.answer_problems(self.revision)
@@ -756,8 +782,8 @@ class ScriptedStdio:
         path = self.paths[-1] if self.paths else self._base
         found = []
         while (record := restart_record(path, len(found) + 2)).exists():
-            for pid in StdioRecord(record).server_pids():
-                end(pid, str(path))
+            for pid, marker in StdioRecord(record).server_processes(str(path)):
+                end(pid, marker)
             found.append(StdioRecord(record))
         return found
 
@@ -765,8 +791,8 @@ class ScriptedStdio:
         for path in self.paths:
             restarts = sorted(path.parent.glob(f"{path.stem}.restart-*.jsonl"))  # see restart_record
             for record in [path, *restarts]:
-                for pid in StdioRecord(record).server_pids():
-                    end(pid, str(path), wait=0.0)
+                for pid, marker in StdioRecord(record).server_processes(str(path)):
+                    end(pid, marker, wait=0.0)
 
     # -- ScriptedPeer --------------------------------------------------------------------------------
 
@@ -782,16 +808,19 @@ class ScriptedStdio:
 
 def end(pid: int, marker: str, wait: float = SETTLE_SECONDS) -> None:
     """Wait up to ``wait`` seconds for a scripted server to exit, then kill it; only a process whose
-    command line names ``marker`` (its record) is touched, so a reused pid is left alone."""
+    command line names ``marker`` (its record, or its warm parent's module) is touched, so a reused pid is
+    left alone."""
     try:
-        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-            if marker.encode() not in cmdline.read():
-                return
         fd = os.pidfd_open(pid)
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            named = cmdline.read()
     except OSError:
         return  # gone already
     try:
-        if not select.select([fd], [], [], wait)[0]:
+        if named and marker.encode() not in named:
+            return
+        # an empty command line: the process is exiting (its memory is gone), so only waited for
+        if not select.select([fd], [], [], wait)[0] and named:
             signal.pidfd_send_signal(fd, signal.SIGKILL)
     finally:
         os.close(fd)

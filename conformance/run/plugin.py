@@ -44,6 +44,7 @@ from conformance.harness.pages import PageServer
 from conformance.harness.peer import HarnessError, Peer
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_sse import ScriptedSseServer
+from conformance.harness.scripted_stdio import MODULE as SCRIPTED_STDIO_MODULE
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.stdio import StdioPeer
 from conformance.harness.trace import Trace
@@ -544,6 +545,15 @@ def run_client(client_launcher: Launcher, scripted_server: ScriptedServer, revis
     return run
 
 
+@pytest.fixture(scope="session")
+def scripted_stdio_parent() -> Iterator[str | None]:
+    """The relay socket of the worker's warm parent of the scripted stdio server: the servers the clients under
+    test start are forked from it (harness/stdio_relay.py), so that none pays for an interpreter's imports."""
+    launcher = WarmLauncher(SCRIPTED_STDIO_MODULE, relays=True)
+    yield launcher.relay_path
+    launcher.close()
+
+
 @pytest.fixture
 def scripted_stdio(revision: str, request: pytest.FixtureRequest) -> Iterator[ScriptedStdio]:
     """The harness as a stdio server of ``revision`` for the client under test, which launches it as
@@ -551,7 +561,7 @@ def scripted_stdio(revision: str, request: pytest.FixtureRequest) -> Iterator[Sc
     path = _trace_path(request)
     request.node.stash[TRACE_KEY] = path
     fault = active_fault(request)
-    server = ScriptedStdio(revision, path, fault=fault)
+    server = ScriptedStdio(revision, path, fault=fault, warm_parent=request.getfixturevalue("scripted_stdio_parent"))
     yield server
     server.close()
     if server.harness_errors:

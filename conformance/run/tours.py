@@ -111,7 +111,8 @@ def client_tour_for(request: pytest.FixtureRequest, revision: str) -> Tour:
             argv = ["--transport", "stdio", "--", *server.command()]
             return run_client_process(launcher, "schema_tour", revision, argv, settle=server.load)
 
-        return client_tour(revision, run, lambda: ScriptedStdio(revision, trace))
+        warm_parent = request.getfixturevalue("scripted_stdio_parent")
+        return client_tour(revision, run, lambda: ScriptedStdio(revision, trace, warm_parent=warm_parent))
 
     return _shared(request, (target.name, "client", revision, "stdio"), record)
 
