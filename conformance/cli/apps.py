@@ -50,6 +50,7 @@ class CheckResult:
     check: str
     outcome: str = INCOMPLETE
     tests: Counter[str] = field(default_factory=Counter)  # test outcome -> items
+    by_test: dict[str, Counter[str]] = field(default_factory=dict)  # test function -> its outcomes, as above
     rows: set[str] = field(default_factory=set)
     evidence: list[str] = field(default_factory=list)  # of the failures, warnings and inconclusive items
 
@@ -59,6 +60,7 @@ class CheckResult:
             "outcome": self.outcome,
             "rows": sorted(self.rows),
             "tests": dict(sorted(self.tests.items())),
+            "by-test": {name: dict(sorted(counts.items())) for name, counts in sorted(self.by_test.items())},
             "evidence": sorted(set(self.evidence)),
         }
 
@@ -75,7 +77,7 @@ class Collector:
         if outcome is None or "cell" not in properties:
             return
         function = report.nodeid.split("::", 1)[-1].split("[", 1)[0]
-        evidence = f"{report.nodeid.split('[', 1)[-1].rstrip(']')}: {properties.get('evidence', '')}"
+        evidence = f"{function}[{report.nodeid.split('[', 1)[-1].rstrip(']')}]: {properties.get('evidence', '')}"
         self.items.append((function, properties["cell"][0], outcome, evidence))
 
 
@@ -99,6 +101,7 @@ def judge_checks(
                 else outcome
             )
             result.tests[label] += 1
+            result.by_test.setdefault(function, Counter())[label] += 1
             result.rows.add(row)
             if outcome in ("fail", "warn", "gap", "inconclusive"):
                 result.evidence.append(evidence)
@@ -155,12 +158,7 @@ def write_reports(directory: Path, target: str, results: list[CheckResult], line
     ElementTree.ElementTree(suite).write(directory / "apps-checks.junit.xml", encoding="utf-8", xml_declaration=True)
 
 
-def parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m conformance apps",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", metavar="NAME|PATH", help="a target profile (default sdk-python)")
     parser.add_argument("--server-command", metavar="CMD", help="a stdio server: a shell-quoted command")
     parser.add_argument("--server-url", metavar="URL", help="a running Streamable HTTP server at a loopback URL")
@@ -169,11 +167,22 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--reports", metavar="DIR", help="where <target>/ goes (default $MCP_MATRIX_REPORTS or ./reports)"
     )
-    return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+def add_parser(commands: Any) -> None:
+    """``python -m conformance apps`` (conformance/cli/main.py)."""
+    apps = commands.add_parser(
+        "apps",
+        help="the MCP Apps checks against one server, summed up per check",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(apps)
+    apps.set_defaults(run=check)
+
+
+def check(args: argparse.Namespace) -> int:
+    """Run the checks as ``args`` say; print each check's outcome and the summary line; the exit code."""
     reports_root = Path(args.reports or os.environ.get(run.REPORTS_VARIABLE) or "reports").resolve()
     os.environ[run.REPORTS_VARIABLE] = str(reports_root)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
@@ -223,6 +232,14 @@ def main(argv: list[str] | None = None) -> int:
     code = run.EXIT_FAILED if failed or code == run.EXIT_FAILED or (args.strict and incomplete) else run.EXIT_OK
     print(f"apps: exit {code} ({'a check failed' if failed else run.MEANING[code]})")
     return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.cli.apps", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add_arguments(parser)
+    return check(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

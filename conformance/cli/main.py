@@ -13,6 +13,7 @@ stability  the timing-dependent client tests N times in a row: the items whose o
 validate   judge recorded session traces offline against the catalogue (docs/trace-format.md)
 referee    the pinned official suite: install, run, gate, cross-check (``referee --help``)
 capture    record any client and server's session as a trace: a stdio wrapper or a loopback HTTP proxy
+apps       the MCP Apps checks against one server (``--target T``), summed up per check
 """
 
 from __future__ import annotations
@@ -280,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     from conformance.capture.cli import add_parser as add_capture_parser
 
     add_capture_parser(commands)  # capture -o FILE -- SERVER_CMD... | --listen PORT --upstream URL
+    from conformance.cli.apps import add_parser as add_apps_parser
+
+    add_apps_parser(commands)  # apps [--target T | --server-command CMD | --server-url URL] (conformance/test_apps.py)
     args = parser.parse_args(argv)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `... | head` ends the output quietly
     try:
