@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conformance.referee.crosscheck import crosscheck, render
+from conformance.referee.crosscheck import crosscheck, render, validate_mapping
 from conformance.referee.evidence import fingerprint
 
 STAMP = "2026-01-02T03-04-05-678Z"
@@ -224,3 +224,47 @@ def test_the_committed_mapping_names_only_catalogue_rows_of_its_side() -> None:
     rows = json.loads((ROOT / "conformance" / "requirements.json").read_text(encoding="utf-8"))["requirements"]
     requirements = {row["id"]: row for row in rows}
     assert validate_mapping(yaml.safe_load(MAPPING.read_text(encoding="utf-8")), requirements) == []
+
+
+def authorization_run(tmp_path: Path, checks: list[dict[str, Any]], the_matrix: dict[str, Any], mapping: dict) -> Any:
+    """Evidence of the profile authorization-2025-11-25 (the authorization-server leg, whose scenarios the referee
+    scores at no revision) under tmp_path/reports."""
+    folder = tmp_path / "reports" / "authorization-2025-11-25" / "raw"
+    folder /= f"authorization-server-authorization-server-metadata-endpoint-{STAMP}"
+    folder.mkdir(parents=True)
+    (folder / "checks.json").write_text(json.dumps(checks))
+    profile = {"leg": "authorization", "requirements": "2025-11-25", "classifications": []}
+    the_baseline = {"profiles": {"authorization-2025-11-25": profile}}
+    requirements = {"authorization-as-discovery-mechanism": {"revisions": ["2025-11-25"], "side": "server"}}
+    return crosscheck(mapping, the_matrix, the_baseline, tmp_path / "reports", tmp_path, requirements)
+
+
+AUTHORIZATION_MAPPING = {
+    "authorization": {
+        "authorization-server-metadata": {"requirements": ["authorization-as-discovery-mechanism"], "note": "8414"},
+        "authorization-server-metadata-cimd": {"requirements": [], "note": "cimd"},
+    }
+}
+
+
+def test_the_authorization_server_leg_judges_the_server_side(tmp_path: Path) -> None:
+    result = authorization_run(
+        tmp_path,
+        [check("authorization-server-metadata"), check("authorization-server-metadata-cimd", "WARNING", "absent")],
+        matrix(cell("authorization-as-discovery-mechanism", "gap", "F-999", revision="2025-11-25")),
+        AUTHORIZATION_MAPPING,
+    )
+    (disagreement,) = result.disagreements
+    assert "authorization-as-discovery-mechanism (2025-11-25, server)" in disagreement
+    assert "the referee says meets (authorization-server-metadata-endpoint/authorization-server-metadata SUCCESS)" in (
+        disagreement
+    )
+    assert result.counts["checks not judged"] == 1  # a WARNING of a scenario no one scores
+
+
+def test_an_authorization_leg_entry_naming_a_client_row_fails(tmp_path: Path) -> None:
+    mapping = {"authorization": {"authorization-server-metadata": {"requirements": ["client-row"], "note": "n"}}}
+    problems = validate_mapping(mapping, {"client-row": {"revisions": ["2025-11-25"], "side": "client"}})
+    assert problems == [
+        "mapping authorization/authorization-server-metadata: client-row binds the client, not the server"
+    ]

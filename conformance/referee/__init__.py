@@ -23,4 +23,13 @@ INSTALL_DIR = ROOT / ".cache" / "referee"  # untracked: node_modules of the pinn
 REPORTS = ROOT / "reports" / "referee"  # untracked: evidence, one folder per profile
 MATRIX_JSON = ROOT / "docs" / "spec" / "conformance-matrix.json"
 
-PROFILES = ("server-2026-07-28", "server-2025-11-25", "client-2026-07-28", "client-2025-11-25")
+PROFILES = (
+    "server-2026-07-28",
+    "server-2025-11-25",
+    "client-2026-07-28",
+    "client-2025-11-25",
+    # the referee's authorization-server leg against the fixture server as its own authorization server
+    # (its oauth-hosted configuration), at the revisions whose rows its checks judge
+    "authorization-2025-11-25",
+    "authorization-2026-07-28",
+)

@@ -1,7 +1,8 @@
 """The referee's verdicts against the matrix's, cell by cell, through ``referee/mapping.yaml``.
 
 A referee check, mapped to catalogue requirements, judges the cells (requirement, revision of the
-profile, side of the leg). Its verdict on them:
+profile, side of the leg: the authorization-server leg judges the server, which plays its authorization server).
+Its verdict on them:
 
 - ``meets``: the check is SUCCESS;
 - ``breaks``: FAILURE or WARNING of a scored scenario classified ``genuine_protocol_failure`` (with
@@ -32,7 +33,9 @@ from conformance.referee.evidence import NON_SUCCESS, fingerprint, read_results
 from conformance.referee.gate import load_requirement_set
 
 _FINDING = re.compile(r"^F-\d{3}$")
-LEGS = ("server", "client")
+#: The referee's legs, and the side each one's checks judge.
+SIDE_OF_LEG = {"server": "server", "client": "client", "authorization": "server"}
+LEGS = tuple(SIDE_OF_LEG)
 
 
 @dataclass
@@ -85,12 +88,13 @@ def validate_mapping(mapping: dict[str, Any], requirements: dict[str, dict[str, 
                 continue
             if not str(entry.get("note") or "").strip():
                 problems.append(f"{where}: needs a note saying what the check judges (or why nothing)")
+            side = SIDE_OF_LEG[leg]
             for requirement in entry["requirements"]:
                 row = requirements.get(requirement)
                 if row is None:
                     problems.append(f"{where}: no requirement {requirement!r} in the catalogue")
-                elif row["side"] not in (leg, "both"):
-                    problems.append(f"{where}: {requirement} binds the {row['side']}, not the {leg}")
+                elif row["side"] not in (side, "both"):
+                    problems.append(f"{where}: {requirement} binds the {row['side']}, not the {side}")
     return problems
 
 
@@ -141,7 +145,7 @@ def crosscheck(
                     if revision not in requirements.get(requirement, {}).get("revisions", []):
                         continue
                     applied[(leg, identifier)].add(requirement)
-                    referee_says[(requirement, revision, leg)].append(
+                    referee_says[(requirement, revision, SIDE_OF_LEG[leg])].append(
                         {
                             "verdict": verdict,
                             "why": why,

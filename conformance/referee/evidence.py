@@ -24,6 +24,8 @@ STATUSES = ("SUCCESS", "FAILURE", "WARNING", "SKIPPED", "INFO")
 NON_SUCCESS = ("FAILURE", "WARNING", "SKIPPED")
 VERDICTS = ("SUCCESS", "FAILURE", "WARNING", "SKIPPED")  # INFO checks are trace lines, not verdicts
 
+#: What the referee puts before a scenario's name in its result folder, per leg.
+LEG_FOLDER_PREFIXES = {"server": "server-", "authorization": "authorization-server-"}
 FOLDER = re.compile(r"^(?P<name>.+)-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$")
 
 # Harness errors and transport exceptions: they block the gate in any scenario, scored or not.
@@ -53,11 +55,10 @@ def scenario_of(relative_folder: str, leg: str) -> str | None:
     if match is None:
         return None
     name = match.group("name")
-    if leg == "server":
-        if not name.startswith("server-"):
-            return None
-        name = name.removeprefix("server-")
-    return name
+    prefix = LEG_FOLDER_PREFIXES.get(leg, "")
+    if not name.startswith(prefix):
+        return None
+    return name.removeprefix(prefix)
 
 
 def read_results(raw_dir: Path, leg: str) -> list[ScenarioResult]:

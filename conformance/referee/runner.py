@@ -2,7 +2,11 @@
 
 Server profiles: start the fixture server over Streamable HTTP on 127.0.0.1, probe what it
 advertises (``server/discover`` at 2026-07-28, ``initialize`` at 2025-11-25), run
-``server --requirements <rev>`` against it, stop it. Client profiles: run ``warm`` inside a fresh
+``server --requirements <rev>`` against it, stop it. Authorization profiles: start the fixture server as its
+own authorization server (its ``oauth-hosted`` configuration, with the referee's client registered beforehand),
+read its metadata, run ``authorization --spec-version <rev>`` against its issuer, playing the browser the
+referee asks for (``ScriptedBrowser``: the authorization URL it prints is fetched, and its redirect handed to the
+referee's callback), stop it. Client profiles: run ``warm`` inside a fresh
 network namespace (``unshare --net``; ``--map-root-user`` when not root), which runs
 ``client --requirements <rev>`` with the SDK client driver as the client command.
 
@@ -16,14 +20,18 @@ the gate adds ``gate.json``, ``gate.txt`` and ``fingerprints.jsonl``.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import selectors
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,6 +49,9 @@ CLIENT_TIMEOUT_MS = 120000  # the referee's bound per client run, queueing for a
 CLIENT_PARALLEL = 6  # drivers running at once on the client leg
 DRIVER_SECONDS = 50  # the warm parent's bound per driver run, from its fork (the driver gives up after 45 s)
 SERVER_LEG_SECONDS = 600
+AUTHORIZATION_LEG_SECONDS = 60  # the referee waits 5 minutes for a browser that never comes: a failed run ends sooner
+BROWSER_SECONDS = 10  # the browser's bound per request
+REFEREE_CLIENT_ID = "mcp-matrix-referee"  # the client the fixture registers beforehand for the referee
 CLIENT_LEG_SECONDS = 300
 KILL_GRACE_SECONDS = 5
 
@@ -100,8 +111,17 @@ def project_commit() -> str | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def start_fixture(log_path: Path) -> tuple[subprocess.Popen[bytes], str]:
-    command = [sys.executable, "-m", "conformance.fixtures.server", "--transport", "streamable-http", "--port", "0"]
+def start_fixture(log_path: Path, options: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
+    command = [
+        sys.executable,
+        "-m",
+        "conformance.fixtures.server",
+        "--transport",
+        "streamable-http",
+        "--port",
+        "0",
+        *options,
+    ]
     log = log_path.open("wb")
     process = subprocess.Popen(
         command,
@@ -226,6 +246,8 @@ def run_profile(profile: str, settings: dict[str, Any], referee: Referee, report
         with terminating_signals():
             if settings["leg"] == "server":
                 _run_server(out, settings, referee, metadata)
+            elif settings["leg"] == "authorization":
+                _run_authorization(out, settings, referee, metadata)
             else:
                 _run_client(out, settings, referee, metadata)
     except RunError as exc:
@@ -257,6 +279,113 @@ def _run_server(out: Path, settings: dict[str, Any], referee: Referee, metadata:
         )
         metadata["command"] = command
         metadata["exit_code"], metadata["timed_out"] = _run_bounded(command, out / "referee.log", SERVER_LEG_SECONDS)
+    finally:
+        kill_group(fixture)
+
+
+def free_loopback_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def advertised_metadata(issuer: str) -> dict[str, Any]:
+    """The authorization server's RFC 8414 metadata, each URL cut to its path (the port changes every run)."""
+    with urllib.request.urlopen(f"{issuer}/.well-known/oauth-authorization-server", timeout=PROBE_SECONDS) as answer:
+        document = json.loads(answer.read())
+    return {
+        name: urllib.parse.urlsplit(value).path if isinstance(value, str) and value.startswith(issuer) else value
+        for name, value in document.items()
+    }
+
+
+class ScriptedBrowser:
+    """The browser the referee's authorization-code-grant asks a person to open: the authorization request URL the
+    referee prints is fetched (its redirect read, not followed) once the referee says its callback server listens,
+    and a redirect to that callback is fetched in turn, as a browser would; every line goes on to the log."""
+
+    CALLBACK_READY = "Callback server started: "  # what the referee prints once its callback server listens
+
+    def __init__(self, authorization_endpoint: str, callback: str, log: Any) -> None:
+        self.authorization_endpoint, self.callback, self.log = authorization_endpoint, callback, log
+        self.visits: list[dict[str, Any]] = []
+
+    def read(self, stream: Any) -> None:
+        pending, listening = "", False
+        origin = self.callback.removesuffix(urllib.parse.urlsplit(self.callback).path)
+        for raw in iter(stream.readline, b""):
+            self.log.write(raw)
+            self.log.flush()
+            line = raw.decode("utf-8", "replace").strip()
+            if line.startswith(f"{self.authorization_endpoint}?"):
+                pending = line
+            elif line == f"{self.CALLBACK_READY}{origin}":
+                listening = True
+            if pending and listening:
+                self.visit(pending)
+                pending, listening = "", False
+
+    def visit(self, url: str) -> None:
+        visit: dict[str, Any] = {"authorization_request": url}
+        try:
+            status, location = _get_without_following(url)
+            visit |= {"status": status, "location": location}
+            if location.startswith(f"{self.callback}?"):
+                visit["callback_status"] = _get_without_following(location)[0]
+        except OSError as exc:
+            visit["error"] = str(exc)
+        self.visits.append(visit)
+
+
+def _get_without_following(url: str) -> tuple[int, str]:
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80, timeout=BROWSER_SECONDS)
+    try:
+        connection.request("GET", urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, "")))
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.getheader("location") or ""
+    finally:
+        connection.close()
+
+
+def _run_authorization(out: Path, settings: dict[str, Any], referee: Referee, metadata: dict[str, Any]) -> None:
+    port = free_loopback_port()
+    callback = f"http://127.0.0.1:{port}/callback"  # the referee's callback server listens there
+    options = (
+        "--oauth-hosted",
+        "--oauth-scopes",
+        "mcp-matrix:tools",
+        "--oauth-client",
+        f"{REFEREE_CLIENT_ID}={callback}",
+    )
+    fixture, url = start_fixture(out / "fixture.log", options)
+    try:
+        issuer = url.removesuffix("/mcp")
+        metadata["target"] = issuer
+        try:
+            metadata["capabilities"] = advertised_metadata(issuer)
+        except (OSError, ValueError) as exc:
+            raise RunError(f"the metadata of {issuer} could not be read: {exc}") from exc
+        command = referee.command(
+            "authorization",
+            "--url",
+            issuer,
+            "--client-id",
+            REFEREE_CLIENT_ID,
+            "--resource",
+            url,
+            "--port",
+            str(port),
+            "--spec-version",
+            settings["requirements"],
+            "-o",
+            str(out / "raw"),
+        )
+        metadata["command"] = command
+        browser = ScriptedBrowser(f"{issuer}{metadata['capabilities']['authorization_endpoint']}", callback, None)
+        rc, timed_out = _run_bounded(command, out / "referee.log", AUTHORIZATION_LEG_SECONDS, browser)
+        metadata["exit_code"], metadata["timed_out"], metadata["browser"] = rc, timed_out, browser.visits
     finally:
         kill_group(fixture)
 
@@ -308,21 +437,31 @@ def _run_client(out: Path, settings: dict[str, Any], referee: Referee, metadata:
         raise RunError(f"the client leg's namespace has interfaces {leg.get('interfaces')}, not just lo")
 
 
-def _run_bounded(command: list[str], log_path: Path, seconds: float) -> tuple[int | None, bool]:
+def _run_bounded(
+    command: list[str], log_path: Path, seconds: float, browser: ScriptedBrowser | None = None
+) -> tuple[int | None, bool]:
+    """Run ``command`` for at most ``seconds``, its output in ``log_path`` (read by ``browser`` on the way)."""
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             command,
             cwd=ROOT,
             stdin=subprocess.DEVNULL,
-            stdout=log,
+            stdout=subprocess.PIPE if browser else log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
             preexec_fn=die_with_parent,  # even a SIGKILL of this process leaves nothing behind
         )
+        reader = None
+        if browser is not None:
+            browser.log = log
+            reader = threading.Thread(target=browser.read, args=(process.stdout,), daemon=True)
+            reader.start()
         try:
             process.wait(timeout=seconds)
         except subprocess.TimeoutExpired:
             return None, True
         finally:
             kill_group(process)
+            if reader is not None:
+                reader.join(timeout=KILL_GRACE_SECONDS)
     return process.returncode, False
