@@ -1329,7 +1329,7 @@ def client_id_of(seen: SeenRequest) -> str:
 
 def is_loopback_or_https(uri: str) -> bool:
     """An https URI, or an http one on this machine: localhost or a loopback address (RFC 8252's loopback redirect;
-    the revisions say localhost and do not say whether 127.0.0.1 and ::1 count: the suite takes them as it)."""
+    the revisions say localhost, and show 127.0.0.1 in an example: C-41 in docs/spec/revision-conflicts.md)."""
     parts = urllib.parse.urlsplit(uri)
     host = (parts.hostname or "").lower()
     local = host == "localhost" or host.endswith(".localhost") or host == "::1" or host.startswith("127.")
