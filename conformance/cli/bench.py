@@ -2,7 +2,8 @@
 then the suite itself: base-protocol cells per second, and the wall time of every test.
 
 Budgets on the full catalogue (issue #2): generation under 1 s, the meta-test under 3 s; the
-whole matrix in about a minute on a 2-core machine.
+whole matrix in about a minute on a 2-core machine. The offline validator (issue #14): a 100,000-event
+trace read and judged in a few seconds, in events per second.
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ def run(repeat: int) -> None:
     print(f"catalogue: {requirements} requirements, {cells} cells; median of {repeat} runs")
     for name, stage in STAGES.items():
         print(f"{name:48} {_median_seconds(stage, repeat):8.3f} s", flush=True)
+    from conformance.validator import bench as validator_bench
+
+    validator_bench.main()  # the offline validator on a generated 100,000-event trace (issue #14)
     elapsed, _, counts = _timed_pytest(*BASE_PROTOCOL_MODULES)
     cells = sum(counts.get(kind, 0) for kind in ("passed", "failed", "xfailed", "xpassed"))
     print(f"{'base-protocol cells run (both sides, all transports)':48} {cells:8d}    ({counts})")

@@ -26,13 +26,30 @@ SESSION_ID_HEADER = "mcp-session-id"
 REQUEST, NOTIFICATION, RESULT, ERROR, MALFORMED = "request", "notification", "result", "error", "malformed"
 
 
-def id_key(value: Any) -> str:
-    """A request id as a dictionary key that keeps 1 and "1" apart."""
-    return json.dumps(value, sort_keys=True)
+IdKey = tuple[str, Any]
+
+
+def id_key(value: Any) -> IdKey:
+    """A request id as a dictionary key that keeps 1 and "1" (and 1 and true) apart."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return type(value).__name__, value
+    return "json", json.dumps(value, sort_keys=True)
 
 
 def other(side: str) -> str:
     return SERVER if side == CLIENT else CLIENT
+
+
+def _kind_of(frame: Any) -> str:
+    if not isinstance(frame, dict):
+        return MALFORMED
+    if "method" in frame:
+        return REQUEST if "id" in frame else NOTIFICATION
+    if "result" in frame:
+        return RESULT
+    if "error" in frame:
+        return ERROR
+    return MALFORMED
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,24 +61,16 @@ class Message:
     transport: str
     frame: Any
     in_batch: bool = False
+    kind: str = field(init=False)
+    key: IdKey = field(init=False)  # id_key of its id
+    method: str | None = field(init=False)
 
-    @property
-    def kind(self) -> str:
-        frame = self.frame
-        if not isinstance(frame, dict):
-            return MALFORMED
-        if "method" in frame:
-            return REQUEST if "id" in frame else NOTIFICATION
-        if "result" in frame:
-            return RESULT
-        if "error" in frame:
-            return ERROR
-        return MALFORMED
-
-    @property
-    def method(self) -> str | None:
-        method = self.frame.get("method") if isinstance(self.frame, dict) else None
-        return method if isinstance(method, str) else None
+    def __post_init__(self) -> None:
+        frame = self.frame if isinstance(self.frame, dict) else {}
+        method = frame.get("method")
+        object.__setattr__(self, "kind", _kind_of(self.frame))
+        object.__setattr__(self, "key", id_key(frame.get("id")))
+        object.__setattr__(self, "method", method if isinstance(method, str) else None)
 
     @property
     def params(self) -> dict:
@@ -98,6 +107,8 @@ class Session:
     revision: str
     messages: list[Message] = field(init=False)
     http: list[Event] = field(init=False)
+    # indexes a check module derives once and its checks share (schema definitions, progress tokens ...)
+    memo: dict[str, Any] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.messages = []
@@ -124,30 +135,41 @@ class Session:
         return (m for m in self.messages if m.sender == side and (not kinds or m.kind in kinds))
 
     @cached_property
-    def requests(self) -> dict[tuple[str, str], Message]:
+    def requests(self) -> dict[tuple[str, IdKey], Message]:
         """(requester, id key) -> the first request it sent with that id."""
-        found: dict[tuple[str, str], Message] = {}
+        found: dict[tuple[str, IdKey], Message] = {}
         for message in self.messages:
             if message.kind == REQUEST:
-                found.setdefault((message.sender, id_key(message.id)), message)
+                found.setdefault((message.sender, message.key), message)
         return found
 
     def request_answered(self, response: Message) -> Message | None:
         """The request a response answers: the other side's latest request with its id sent before it."""
-        candidate = self.requests.get((other(response.sender), id_key(response.id)))
+        candidate = self.requests.get((other(response.sender), response.key))
         return candidate if candidate is not None and candidate.seq <= response.seq else None
 
     @cached_property
-    def responses(self) -> dict[tuple[str, str], list[Message]]:
+    def responses(self) -> dict[tuple[str, IdKey], list[Message]]:
         """(requester, id key) -> every response to that id, in order."""
-        found: dict[tuple[str, str], list[Message]] = {}
+        found: dict[tuple[str, IdKey], list[Message]] = {}
         for message in self.messages:
             if message.kind in (RESULT, ERROR):
-                found.setdefault((other(message.sender), id_key(message.id)), []).append(message)
+                found.setdefault((other(message.sender), message.key), []).append(message)
+        return found
+
+    @cached_property
+    def results_by_method(self) -> dict[tuple[str, str], list[Message]]:
+        """(answering side, method of the request answered) -> its result responses, in order."""
+        found: dict[tuple[str, str], list[Message]] = {}
+        for message in self.messages:
+            if message.kind == RESULT:
+                request = self.request_answered(message)
+                if request is not None and request.method is not None:
+                    found.setdefault((message.sender, request.method), []).append(message)
         return found
 
     def answers_to(self, request: Message) -> list[Message]:
-        return [r for r in self.responses.get((request.sender, id_key(request.id)), []) if r.seq >= request.seq]
+        return [r for r in self.responses.get((request.sender, request.key), []) if r.seq >= request.seq]
 
     @cached_property
     def initialize(self) -> Message | None:

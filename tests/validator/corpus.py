@@ -678,11 +678,11 @@ BREAKS: dict[str, tuple[str, Break]] = {
 
 
 def examined_in(conforming: dict[str, list[Event]]) -> dict[str, str]:
-    """check name -> the first conforming trace (by name) in which it examines a subject."""
+    """check name -> the smallest conforming trace in which it examines a subject."""
     from conformance.validator.outcomes import Trace, judge
 
     found: dict[str, str] = {}
-    for name, events in sorted(conforming.items()):
+    for name, events in sorted(conforming.items(), key=lambda item: (len(render(item[1])), item[0])):
         for requirement in judge([Trace(name, events)])["traces"][0]["requirements"]:
             if requirement["subjects"]:
                 found.setdefault(requirement["check"], name)

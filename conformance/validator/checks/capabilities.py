@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.validator.judgement import Judgement, check
-from conformance.validator.session import CLIENT, NOTIFICATION, REQUEST, RESULT, SERVER, Message, Session
+from conformance.validator.session import CLIENT, NOTIFICATION, REQUEST, SERVER, Message, Session
 
 # method -> (the side whose capability it needs, the capability path)
 SERVER_FEATURE_METHODS: dict[str, tuple[str, ...]] = {
@@ -96,14 +96,9 @@ def _offered_without_declaring(session: Session, judgement: Judgement, feature: 
     feature, so its capabilities (initialize's, or server/discover's) must name it."""
     if session.server_capabilities is None:
         return
-    for message in session.sent_by(SERVER, RESULT, NOTIFICATION):
-        if message.kind == NOTIFICATION:
-            method = message.method
-        else:
-            request = session.request_answered(message)
-            method = request.method if request else None
-        if method not in methods:
-            continue
+    offers = [(m, method) for method in methods for m in session.results_by_method.get((SERVER, method), [])]
+    offers += [(m, m.method) for m in session.sent_by(SERVER, NOTIFICATION) if m.method in methods]
+    for message, method in sorted(offers, key=lambda offer: offer[0].seq):
         judgement.examine()
         if not declared(session.server_capabilities, (feature,)):
             judgement.fail(message.seq, f"the server offers {method} but declared no {feature} capability")
@@ -153,10 +148,7 @@ def _client_offered_without_declaring(session: Session, judgement: Judgement, fe
     capabilities must name it."""
     if session.client_capabilities is None:
         return
-    for message in session.sent_by(CLIENT, RESULT):
-        request = session.request_answered(message)
-        if request is None or request.method != method:
-            continue
+    for message in session.results_by_method.get((CLIENT, method), []):
         judgement.examine()
         if not declared(session.client_capabilities, (feature,)):
             judgement.fail(message.seq, f"the client answers {method} but declared no {feature} capability")

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from conformance.validator.judgement import Judgement, check
-from conformance.validator.session import CLIENT, RESULT, SERVER, Message, Session
+from conformance.validator.session import CLIENT, SERVER, Message, Session
 
 MIME_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?$")
 
@@ -28,11 +28,8 @@ def is_base64(text: Any) -> bool:
 
 def results_of(session: Session, sender: str, method: str) -> Iterator[tuple[Message, dict]]:
     """Each result ``sender`` returned to a ``method`` request, with that result."""
-    for response in session.sent_by(sender, RESULT):
-        if not isinstance(response.result, dict):
-            continue
-        request = session.request_answered(response)
-        if request is not None and request.method == method:
+    for response in session.results_by_method.get((sender, method), []):
+        if isinstance(response.result, dict):
             yield response, response.result
 
 

@@ -74,7 +74,7 @@ def request_id_unique(session: Session, judgement: Judgement, sides: frozenset[s
         if message.kind != REQUEST or message.sender not in sides:
             continue
         judgement.examine()
-        key = (message.sender, id_key(message.id))
+        key = (message.sender, message.key)
         if key in used:
             judgement.fail(
                 message.seq, f"the {message.sender} reused request id {message.id!r} (first at seq {used[key]})"
@@ -90,14 +90,14 @@ def request_id_unique_in_flight(session: Session, judgement: Judgement, sides: f
     for message in session.messages:
         if message.kind == REQUEST and message.sender == CLIENT:
             judgement.examine()
-            key = id_key(message.id)
+            key = message.key
             if key in pending:
                 judgement.fail(
                     message.seq, f"request id {message.id!r} is still in flight (sent at seq {pending[key]})"
                 )
             pending[key] = message.seq
         elif message.kind in (RESULT, ERROR) and message.sender == SERVER:
-            pending.pop(id_key(message.id), None)
+            pending.pop(message.key, None)
 
 
 def _responses(session: Session, sides: frozenset[str], kinds: tuple[str, ...]) -> list[Message]:
@@ -316,7 +316,7 @@ def initialize_not_cancelled(session: Session, judgement: Judgement, sides: froz
         if message.method != "notifications/cancelled":
             continue
         judgement.examine()
-        if request is not None and id_key(message.params.get("requestId")) == id_key(request.id):
+        if request is not None and id_key(message.params.get("requestId")) == request.key:
             judgement.fail(message.seq, "the client cancelled its initialize request")
 
 

@@ -20,6 +20,7 @@ from conformance.harness.peer import method_definitions, result_definition
 from conformance.harness.tour import as_defined, sender_definitions
 from conformance.validator.judgement import Check, Judgement
 from conformance.validator.session import REQUEST, RESULT, Message, Session
+from conformance.validator.validity import surely_valid
 
 
 def definition_of(session: Session, message: Message) -> str | None:
@@ -57,15 +58,28 @@ def _violations(revision: str, definition: str, text: str) -> tuple[str, ...]:
 
 
 def violations(revision: str, definition: str, frame: dict) -> tuple[str, ...]:
+    """Every way ``frame`` breaks ``definition``: none if the fast test finds it valid, else jsonschema's word."""
+    if surely_valid(revision, definition, as_defined(revision, definition, frame)):
+        return ()
     return _violations(revision, definition, json.dumps(_canonical_id(frame), sort_keys=True))
 
 
+def messages_by_definition(session: Session) -> dict[tuple[str, str], list[Message]]:
+    """(definition, sender) -> the messages of that definition the sender sent, worked out once a session."""
+    found = session.memo.get("schema-definitions")
+    if found is None:
+        found = {}
+        for message in session.messages:
+            if isinstance(message.frame, dict):
+                definition = definition_of(session, message)
+                if definition is not None and definition in sender_definitions(session.revision, message.sender):
+                    found.setdefault((definition, message.sender), []).append(message)
+        session.memo["schema-definitions"] = found
+    return found
+
+
 def messages_of(session: Session, definition: str, side: str) -> Iterator[Message]:
-    if definition not in sender_definitions(session.revision, side):
-        return
-    for message in session.sent_by(side):
-        if isinstance(message.frame, dict) and definition_of(session, message) == definition:
-            yield message
+    return iter(messages_by_definition(session).get((definition, side), []))
 
 
 def schema_check(row: dict[str, Any]) -> Check:
