@@ -50,11 +50,15 @@ def test_a_check_with_nothing_to_check_is_not_applicable() -> None:
 
 
 def test_a_server_without_an_apps_surface_has_every_check_not_applicable() -> None:
-    results = judge_checks(
-        [item(PRESENT, "not-exercised"), item(VISIBILITY, "fixture-missing", NOTHING)], CHECKS, NOTHING_TO_CHECK
-    )
+    others = [item(f, "fixture-missing", NOTHING) for functions in CHECKS.values() for f in functions if f != PRESENT]
+    results = judge_checks([item(PRESENT, "not-exercised"), *others], CHECKS, NOTHING_TO_CHECK)
     assert {result.outcome for result in results} == {NOT_APPLICABLE}
     assert summary_line(results) == "0/7 checks passed, 0 failed, 0 could not run, 7 not applicable"
+
+
+def test_a_check_no_test_of_which_reached_a_verdict_could_not_run() -> None:
+    found = outcomes([item(PRESENT, "pass")])
+    assert found["ui-resource-meta-valid"] == INCOMPLETE
 
 
 @pytest.mark.parametrize(

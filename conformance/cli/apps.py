@@ -42,7 +42,6 @@ from conformance.cli import run
 APPS_TESTS = PROJECT_ROOT / "conformance" / "test_apps.py"
 PASSED, FAILED, INCOMPLETE, NOT_APPLICABLE = "passed", "failed", "incomplete", "not applicable"
 NO_SURFACE = "the server has no Apps surface: it links no tool to a UI resource"
-REACHED = ("pass", "warn", "fail", "gap", "not-exercised")  # outcomes that come from the test's own judgement
 
 
 @dataclass
@@ -87,9 +86,6 @@ def judge_checks(
     """Each check's outcome from its tests' (see the module's docstring); ``nothing`` opens the evidence of a test
     that found nothing to check."""
     results = []
-    no_surface = any(
-        function == checks_first(checks) and outcome == "not-exercised" for function, _, outcome, _ in items
-    )
     for check, functions in checks.items():
         result = CheckResult(check)
         for function, row, outcome, evidence in items:
@@ -105,24 +101,16 @@ def judge_checks(
             result.rows.add(row)
             if outcome in ("fail", "warn", "gap", "inconclusive"):
                 result.evidence.append(evidence)
-        reached = [outcome for outcome in result.tests if outcome in REACHED]
-        if no_surface:
-            result.outcome = NOT_APPLICABLE
-        elif result.tests["fail"] or result.tests["gap"]:
+        if result.tests["fail"] or result.tests["gap"]:
             result.outcome = FAILED
         elif result.tests["inconclusive"]:
             result.outcome = INCOMPLETE
-        elif reached:
+        elif result.tests["pass"] or result.tests["warn"]:
             result.outcome = PASSED
-        elif result.tests["not-applicable"]:
-            result.outcome = NOT_APPLICABLE
-        results.append(result)
+        elif result.tests["not-applicable"] or result.tests["not-exercised"]:
+            result.outcome = NOT_APPLICABLE  # nothing to check, or only a permission the server did not take
+        results.append(result)  # else INCOMPLETE: no test reached a verdict
     return results
-
-
-def checks_first(checks: dict[str, tuple[str, ...]]) -> str:
-    """The test that says whether the server has an Apps surface at all: ui-tools-present's."""
-    return checks["ui-tools-present"][0]
 
 
 def summary_line(results: list[CheckResult]) -> str:
