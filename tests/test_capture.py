@@ -271,6 +271,7 @@ class Upstream(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     received: list[tuple[str, str, dict[str, str], bytes]]
     stream_ended_by_client: threading.Event
+    request_arrived: threading.Event
 
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -279,10 +280,17 @@ class Upstream(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("content-length", 0)))
         headers = {name.lower(): value for name, value in self.headers.items()}
         self.received.append((self.command, self.path, headers, body))
+        self.request_arrived.set()
         return body
 
     def do_POST(self) -> None:
-        if self._receive() == INITIALIZE:
+        body = self._receive()
+        if self.path.startswith("/hang"):  # no answer: wait for the proxy to let go of the request
+            if select.select([self.connection], [], [], BOUND)[0] and not self.connection.recv(1):
+                self.stream_ended_by_client.set()
+            self.close_connection = True
+            return
+        if body == INITIALIZE:
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Mcp-Session-Id", SESSION)
@@ -321,7 +329,8 @@ class Upstream(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def upstream() -> Iterator[tuple[ThreadingHTTPServer, type[Upstream]]]:
-    handler = type("RecordingUpstream", (Upstream,), {"received": [], "stream_ended_by_client": threading.Event()})
+    events = {"stream_ended_by_client": threading.Event(), "request_arrived": threading.Event()}
+    handler = type("RecordingUpstream", (Upstream,), {"received": [], **events})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -447,3 +456,17 @@ def test_a_capture_of_a_real_client_and_server_is_a_trace_the_validator_judges(t
     totals = re.search(r"all traces: (\d+) fail, (\d+) warn, (\d+) pass", report.stdout)
     assert totals is not None, report.stdout[-2000:]
     assert int(totals.group(3)) > 0, "the validator judged no requirement on the capture"
+
+
+def test_a_client_that_gives_up_on_an_answer_makes_the_proxy_give_up_on_the_upstream(
+    upstream: tuple[ThreadingHTTPServer, type[Upstream]], tmp_path: Path
+) -> None:
+    server, handler = upstream
+    with proxy(f"http://127.0.0.1:{server.server_address[1]}/mcp", tmp_path) as port:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=BOUND)
+        connection.request("POST", "/hang", body=INITIALIZE, headers={"Content-Type": "application/json"})
+        assert handler.request_arrived.wait(BOUND), "the proxy did not forward the request"
+        connection.sock.shutdown(socket.SHUT_RDWR)
+        connection.close()
+        assert handler.stream_ended_by_client.wait(BOUND), "the proxy held the upstream request after the client left"
+    assert [e["method"] for e in recording(tmp_path) if e["kind"] == "http"] == ["POST"]

@@ -132,3 +132,12 @@ def test_a_path_keeps_its_bytes_unless_its_query_names_a_session(tmp_path: Path)
     with_session, without = events(trace.path)
     assert with_session["path"] == f"/messages/?sessionId={trace.pseudonym('abc')}&q=a+b"
     assert without["path"] == "/mcp?q=a%20b"
+
+
+def test_a_session_id_outside_visible_ascii_keeps_that_property_in_its_pseudonym(tmp_path: Path) -> None:
+    trace = Trace(tmp_path / "t.jsonl", "streamable-http")
+    visible, spaced = trace.pseudonym("abc-123"), trace.pseudonym("abc 123")
+    trace.close()
+    assert all("\x21" <= c <= "\x7e" for c in visible)
+    assert spaced.startswith(PSEUDONYM_PREFIX) and not all("\x21" <= c <= "\x7e" for c in spaced)
+    assert "abc" not in spaced

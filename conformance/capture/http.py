@@ -20,7 +20,9 @@ recording, and the session id its response assigns keys it from then on; request
 session (the stateless exchanges of 2026-07-28) share one recording.
 
 An upstream that cannot be reached gets the client a 502 (recorded as ``lifecycle``
-``upstream-unreachable``): the only bytes the proxy ever makes up.
+``upstream-unreachable``): the only bytes the proxy ever makes up; an answer the upstream breaks off
+is cut off for the client at the same byte (``upstream-broke-off``). A client that leaves before its
+answer has come makes the proxy drop the upstream request too.
 """
 
 from __future__ import annotations
@@ -186,11 +188,26 @@ class Proxy:
         target = scope["raw_path"].decode("latin-1") + (f"?{query}" if query else "")
         headers = [(name, value) for name, value in scope["headers"] if name.lower() not in HOP_BY_HOP]
         trace = self.recordings.for_request(_session_of(headers, target), method, bytes(body))
-        path = target  # the trace writes the session in its query as a pseudonym
-        trace.record("client-to-server", "http", method=method, path=path, headers=_header_map(headers))
+        # the trace writes the session a path's query names as a pseudonym
+        trace.record("client-to-server", "http", method=method, path=target, headers=_header_map(headers))
         if body:
             record_unit(trace, "client-to-server", bytes(body))
-        request = httpx2.Request(method, self.origin + target, headers=headers, content=bytes(body))
+        answering = asyncio.create_task(
+            self._answer(
+                httpx2.Request(method, self.origin + target, headers=headers, content=bytes(body)), trace, send
+            )
+        )
+        watching = asyncio.create_task(_client_gone(receive))
+        await asyncio.wait({answering, watching}, return_when=asyncio.FIRST_COMPLETED)
+        for task in (answering, watching):  # the client gone: what was still being answered stops
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _answer(self, request: httpx2.Request, trace: Trace, send: Send) -> None:
+        """Forward ``request``, then pass the answer on chunk by chunk, recording it, until it ends."""
+        assert self.client is not None
+        method, path = request.method, request.url.raw_path.decode("latin-1")
         try:
             response = await self.client.send(request, stream=True)
         except httpx2.HTTPError as exc:
@@ -198,23 +215,16 @@ class Proxy:
             await send({"type": "http.response.start", "status": 502, "headers": [(b"content-type", b"text/plain")]})
             await send({"type": "http.response.body", "body": UNREACHABLE})
             return
+        content_type = response.headers.get("content-type", "").lower()
+        sse = SseParser() if content_type.startswith("text/event-stream") else None
+        whole = bytearray() if content_type.startswith("application/json") else None
+        ended_by = "server"
         try:
             answered = [(name, value) for name, value in response.headers.raw if name.lower() not in HOP_BY_HOP]
             self.recordings.bind(_session_of(answered, ""), trace)
             fields = {"method": method, "path": path, "status": response.status_code}
             trace.record("server-to-client", "http", headers=_header_map(answered), **fields)
             await send({"type": "http.response.start", "status": response.status_code, "headers": answered})
-            await self._stream(response, trace, receive, send)
-        finally:
-            await response.aclose()
-
-    async def _stream(self, response: httpx2.Response, trace: Trace, receive: Receive, send: Send) -> None:
-        """Pass the body on chunk by chunk, recording its messages, until it ends or the client goes."""
-        content_type = response.headers.get("content-type", "").lower()
-        sse = SseParser() if content_type.startswith("text/event-stream") else None
-        whole = bytearray() if content_type.startswith("application/json") else None
-
-        async def forward() -> None:
             async for chunk in response.aiter_raw():
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
                 if sse is not None:
@@ -225,22 +235,23 @@ class Proxy:
                 elif whole is not None:
                     whole.extend(chunk)
             await send({"type": "http.response.body", "body": b""})
+        except asyncio.CancelledError:
+            ended_by = "client"
+            raise
+        except (httpx2.HTTPError, OSError) as exc:  # the upstream broke off: the client's answer is cut off too
+            trace.lifecycle("server-to-client", "upstream-broke-off", path=path, detail=str(exc))
+        finally:
+            await response.aclose()
+            if whole:
+                record_unit(trace, "server-to-client", bytes(whole))
+            if sse is not None:
+                direction = "server-to-client" if ended_by == "server" else "client-to-server"
+                trace.lifecycle(direction, "stream-closed", by=ended_by)
 
-        async def client_gone() -> None:
-            while (await receive())["type"] != "http.disconnect":
-                pass
 
-        forwarding, watching = asyncio.create_task(forward()), asyncio.create_task(client_gone())
-        done, _ = await asyncio.wait({forwarding, watching}, return_when=asyncio.FIRST_COMPLETED)
-        for task in (forwarding, watching):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, OSError):
-                await task
-        if whole:
-            record_unit(trace, "server-to-client", bytes(whole))
-        if sse is not None:
-            by = "server" if forwarding in done and forwarding.exception() is None else "client"
-            trace.lifecycle("server-to-client" if by == "server" else "client-to-server", "stream-closed", by=by)
+async def _client_gone(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def listen_address(text: str) -> tuple[str, int]:

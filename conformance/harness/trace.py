@@ -56,6 +56,7 @@ RECORDED_HEADERS = frozenset(
     }
 )
 PSEUDONYM_PREFIX = "pseudonym-"
+NOT_VISIBLE_ASCII = " (not visible ASCII)"  # the suffix of the pseudonym of a session id outside 0x21..0x7E
 LONGEST_LINE = 16 * 1024 * 1024  # the longest line a reader takes (docs/trace-format.md, "Limits")
 
 
@@ -101,9 +102,12 @@ class Trace:
         self.record(direction, "lifecycle", event=event, **fields)
 
     def pseudonym(self, session_id: str) -> str:
-        """The stand-in for ``session_id`` in this trace (stable within it, keyed by its own secret)."""
+        """The stand-in for ``session_id`` in this trace (stable within it, keyed by its own secret). It keeps
+        the one property of the id a check reads, being visible ASCII: an id that is not gets a pseudonym
+        that is not either."""
         digest = hmac.new(self._pseudonym_key, session_id.encode("utf-8", "surrogateescape"), hashlib.sha256)
-        return PSEUDONYM_PREFIX + digest.hexdigest()[:16]
+        visible = all("\x21" <= character <= "\x7e" for character in session_id)
+        return PSEUDONYM_PREFIX + digest.hexdigest()[:16] + ("" if visible else NOT_VISIBLE_ASCII)
 
     def recorded_headers(self, headers: Mapping[str, str]) -> dict[str, str]:
         """The headers a trace keeps of ``headers``: names lowercased, credentials left out, the session
