@@ -54,13 +54,17 @@ def _words(pattern: str) -> Callable[[dict], bool]:
 EXCLUSION_RULES: tuple[tuple[str, Callable[[dict], bool]], ...] = (
     (PERMISSION, lambda row: row["level"] == "MAY"),
     (AUTHORIZATION, lambda row: row["area"] == "authorization"),
+    (USER_INTERFACE, lambda row: row["area"] == "apps" and row["side"] == "client"),  # the host renders views
     (
         USER_INTERFACE,
-        _words(r"\b(user|users|human|UI|display|shows?|consent|approv|confirm|visible|warn the|review)\b"),
+        _words(
+            r"\b(UI|user interface|display\w*|shows?|shown|consent\w*|approv\w*|confirm\w*|visible|review|human|"
+            r"the user (can|may|is|to|sees|decides|grants|agrees)|asks? the user|lets the user)\b"
+        ),
     ),
     (
         DOCUMENTATION,
-        _words(r"\b(SDKs?|document|documented|configur\w*|specification of an extension|new implementation)\b"),
+        _words(r"\b(SDKs?|document\w*|configurable|specification of an extension|new implementation|platform)\b"),
     ),
     (
         NOT_ON_THE_WIRE,
@@ -73,9 +77,9 @@ EXCLUSION_RULES: tuple[tuple[str, Callable[[dict], bool]], ...] = (
         INTERNAL_STATE,
         _words(
             r"\b(validat\w*|sanitiz\w*|access control|secur\w*|credential\w*|secret\w*|personal\w*|sensitive|"
-            r"store\w*|stored|persist\w*|keeps?|tracks?|trusts?|untrusted|treats?|interpret\w*|assum\w*|infers?|"
-            r"relies|rely|handles?|copes?|ignores?|cache\w*|logs?|logging|verif\w*|protect\w*|limits?|decid\w*|"
-            r"model|LLM|audit\w*|isolat\w*|permission\w*|implements?|supports?|recogni[sz]\w*|accepts?)\b"
+            r"store\w*|stored|persist\w*|keeps? track|tracks?|trusts?|untrusted|treats?|interpret\w*|assum\w*|"
+            r"infers?|relies|rely|handles?|copes?|ignores?|cache\w*|logs?|verif\w*|protect\w*|limits?|decid\w*|"
+            r"model|LLM|audit\w*|isolat\w*|permission\w*|recogni[sz]\w*)\b"
         ),
     ),
 )
@@ -84,7 +88,13 @@ EXCLUSION_RULES: tuple[tuple[str, Callable[[dict], bool]], ...] = (
 EXCLUDED_BY_ID: dict[str, str] = {
     "stdio-newline-delimited": NOT_ON_THE_WIRE,
     "stdio-no-embedded-newlines": NOT_ON_THE_WIRE,
-    "transports-jsonrpc-utf8": NOT_ON_THE_WIRE,
+    "transports-jsonrpc-utf8": NOT_ON_THE_WIRE,  # the trace holds the parsed payload, not its bytes
+    "apps-tool-result-content": NO_CHECK_YET,  # a result's content: on the wire, though it names the UI
+    "elicitation-state-bound-to-user": INTERNAL_STATE,
+    "security-document-implications": DOCUMENTATION,
+    "sampling-tool-result-message-exclusive": NO_CHECK_YET,  # a "user-role message" is on the wire
+    "tasks-poll-until-terminal": NO_CHECK_YET,
+    "elicitation-no-sensitive-info": INTERNAL_STATE,  # what counts as sensitive is the server's knowledge
 }
 
 
