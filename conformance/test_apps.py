@@ -356,12 +356,13 @@ def test_a_read_ui_resource_has_the_app_mime_type(revision: str, transport: str,
 
 
 def document_of(item: dict) -> str | None:
-    """The item's HTML as text: its ``text``, or its ``blob`` decoded (None: neither, or not decodable)."""
+    """The item's HTML as text: its ``text``, or its ``blob`` decoded (None: neither, or not base64). A blob's
+    bytes are read as UTF-8, any other bytes replaced: the document's shape is all the HTML check reads."""
     if isinstance(item.get("text"), str):
         return item["text"]
     try:
-        return base64.b64decode(item.get("blob", ""), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError, TypeError, ValueError):
+        return base64.b64decode(item.get("blob", ""), validate=True).decode("utf-8", errors="replace")
+    except (binascii.Error, TypeError, ValueError):
         return None
 
 
