@@ -263,6 +263,8 @@ STREAM = [  # the upstream writes each piece on its own; the SSE events cross th
     b'data: {"jsonrpc":"2.0",\ndata: "id":2,"result":{"content":[]}}\n\n',
 ]
 GET_EVENT = b'id: 9\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n'
+LEGACY_SESSION = "legacy-session-not-for-traces"
+LEGACY_ENDPOINT = f"event: endpoint\ndata: /messages?session_id={LEGACY_SESSION}\n\n".encode()
 
 
 class Upstream(BaseHTTPRequestHandler):
@@ -290,6 +292,11 @@ class Upstream(BaseHTTPRequestHandler):
                 self.stream_ended_by_client.set()
             self.close_connection = True
             return
+        if self.path.startswith("/messages"):  # 2024-11-05: the answer comes on the stream
+            self.send_response(202)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if body == INITIALIZE:
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
@@ -314,7 +321,7 @@ class Upstream(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Connection", "close")
         self.end_headers()
-        self.wfile.write(GET_EVENT)
+        self.wfile.write((LEGACY_ENDPOINT if self.path.startswith("/sse") else b"") + GET_EVENT)
         self.wfile.flush()
         # the stream stays open until the proxy lets go of it (the client left), or the bound
         if select.select([self.connection], [], [], BOUND)[0] and not self.connection.recv(1):
@@ -341,9 +348,10 @@ def upstream() -> Iterator[tuple[ThreadingHTTPServer, type[Upstream]]]:
 
 
 @contextlib.contextmanager
-def proxy(upstream_url: str, output: Path) -> Iterator[int]:
+def proxy(upstream_url: str, output: Path, transport: str = "streamable-http") -> Iterator[int]:
     """A capture proxy in front of ``upstream_url``: its port; stopped with SIGTERM, which it must obey."""
     command = [*CAPTURE, "--listen", "0", "--upstream", upstream_url, "-o", str(output / "{session}.jsonl")]
+    command += ["--transport", transport]
     with subprocess.Popen(command, stderr=subprocess.PIPE, cwd=PROJECT_ROOT) as process:
         try:
             said = read_line(process.stderr).decode()
@@ -356,11 +364,11 @@ def proxy(upstream_url: str, output: Path) -> Iterator[int]:
 
 
 def exchange(
-    port: int, method: str, body: bytes | None, headers: dict[str, str]
+    port: int, method: str, body: bytes | None, headers: dict[str, str], target: str = "/mcp?x=1"
 ) -> tuple[http.client.HTTPResponse, bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=BOUND)
     try:
-        connection.request(method, "/mcp?x=1", body=body, headers=headers)
+        connection.request(method, target, body=body, headers=headers)
         response = connection.getresponse()
         return response, response.read()
     finally:
@@ -470,3 +478,31 @@ def test_a_client_that_gives_up_on_an_answer_makes_the_proxy_give_up_on_the_upst
         connection.close()
         assert handler.stream_ended_by_client.wait(BOUND), "the proxy held the upstream request after the client left"
     assert [e["method"] for e in recording(tmp_path) if e["kind"] == "http"] == ["POST"]
+
+
+def test_the_proxy_records_a_2024_11_05_http_sse_session_as_one_recording(
+    upstream: tuple[ThreadingHTTPServer, type[Upstream]], tmp_path: Path
+) -> None:
+    server, handler = upstream
+    with proxy(f"http://127.0.0.1:{server.server_address[1]}/sse", tmp_path, "sse") as port:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=BOUND)
+        connection.request("GET", "/sse", headers={"Accept": "text/event-stream"})
+        stream = connection.getresponse()
+        assert stream.readline() + stream.readline() + stream.readline() == LEGACY_ENDPOINT
+        answer, body = exchange(
+            port, "POST", INITIALIZE, {"Content-Type": "application/json"}, "/messages?session_id=" + LEGACY_SESSION
+        )
+        assert (answer.status, body) == (202, b"")
+        connection.sock.shutdown(socket.SHUT_RDWR)
+        connection.close()
+        assert handler.stream_ended_by_client.wait(BOUND)
+    events = recording(tmp_path)  # the POST joined the stream's recording through the session it named
+    assert LEGACY_SESSION not in json.dumps(events)
+    assert {e["transport"] for e in events} == {"sse"}
+    (endpoint,) = lifecycle(events, "endpoint")
+    posted = next(e for e in events if e["kind"] == "http" and e["method"] == "POST")
+    assert endpoint["data"] == posted["path"] and endpoint["data"].startswith("/messages?session_id=pseudonym-")
+    assert [e["payload"].get("method") for e in events if e["kind"] == "message"] == [
+        "notifications/tools/list_changed",
+        "initialize",
+    ]
