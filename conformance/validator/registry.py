@@ -19,12 +19,30 @@ from functools import cache
 from typing import Any
 
 from conformance import PROJECT_ROOT
-from conformance.validator.checks import capabilities, content, http, lifecycle, messages, pagination, progress
+from conformance.validator.checks import (
+    capabilities,
+    content,
+    envelope,
+    http,
+    lifecycle,
+    messages,
+    pagination,
+    progress,
+)
 from conformance.validator.checks.schema import schema_check
 from conformance.validator.judgement import CHECKS, Check
 
 CATALOGUE = PROJECT_ROOT / "conformance" / "requirements.json"
-CHECK_MODULES = (capabilities, content, http, lifecycle, messages, pagination, progress)  # each registers its checks
+CHECK_MODULES = (
+    capabilities,
+    content,
+    envelope,
+    http,
+    lifecycle,
+    messages,
+    pagination,
+    progress,
+)  # each registers its checks
 
 PERMISSION = "a permission (MAY): nothing on the wire can break it"
 USER_INTERFACE = "a user-interface obligation: what a person is shown, asked or allowed to do"

@@ -105,7 +105,9 @@ class Session:
 
     events: list[Event]
     revision: str
-    messages: list[Message] = field(init=False)
+    messages: list[Message] = field(init=False)  # the session's, from its initialize request on (up to 2025-11-25)
+    before_session: list[Message] = field(init=False)  # what came before that initialize: a probe, or a violation
+    all_messages: list[Message] = field(init=False)
     http: list[Event] = field(init=False)
     # indexes a check module derives once and its checks share (schema definitions, progress tokens ...)
     memo: dict[str, Any] = field(init=False, default_factory=dict)
@@ -125,6 +127,18 @@ class Session:
                     self.messages.append(Message(event["seq"], sender, event["transport"], payload))
             elif kind == "http":
                 self.http.append(event)
+        self.all_messages = self.messages
+        self.before_session = []
+        if not self.modern:
+            opening = next(
+                (
+                    i
+                    for i, m in enumerate(self.messages)
+                    if m.sender == CLIENT and m.kind == REQUEST and m.method == "initialize"
+                ),
+                0,
+            )
+            self.before_session, self.messages = self.messages[:opening], self.messages[opening:]
 
     @property
     def modern(self) -> bool:
@@ -224,22 +238,23 @@ class Session:
 
     @cached_property
     def body_of(self) -> dict[int, Message]:
-        """seq of a client-to-server http POST event -> the message it carried: the client's message event
-        next to it (the recorder writes them adjacent, either order)."""
+        """seq of a client-to-server http POST event -> the (first) message its body carried. A recorder writes
+        each POST next to its message, in either order; with requests in flight at once they interleave, so
+        the Nth client message of the transport pairs with its Nth POST."""
+        first_of_event: dict[int, Message] = {}
+        for message in self.all_messages:
+            if message.sender == CLIENT:
+                first_of_event.setdefault(message.seq, message)
         found: dict[int, Message] = {}
-        carried: set[int] = set()
-        by_seq = {m.seq: m for m in self.messages if m.sender == CLIENT and not m.in_batch}
-        events = self.events
-        for index, event in enumerate(events):
-            if event["kind"] != "http" or event["direction"] != "client-to-server" or event["method"] != "POST":
+        bodies: list[Message] = []
+        posts: list[int] = []
+        for event in self.events:
+            if event["transport"] != "streamable-http" or event["direction"] != "client-to-server":
                 continue
-            for neighbour in (index - 1, index + 1):
-                if 0 <= neighbour < len(events):
-                    near = events[neighbour]
-                    if near["kind"] == "message" and near["direction"] == "client-to-server":
-                        message = by_seq.get(near["seq"])
-                        if message is not None and message.seq not in carried:
-                            found[event["seq"]] = message
-                            carried.add(message.seq)
-                            break
+            if event["kind"] == "message" and event["seq"] in first_of_event:
+                bodies.append(first_of_event[event["seq"]])
+            elif event["kind"] == "http" and event["method"] == "POST":
+                posts.append(event["seq"])
+            if bodies and posts:
+                found[posts.pop(0)] = bodies.pop(0)
         return found

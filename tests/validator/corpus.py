@@ -315,6 +315,22 @@ def _set_in(container: dict, key: str, value: Any) -> None:
     container[key] = value
 
 
+def _add_meta_key(events: list[Event], key: str) -> None:
+    _, request = first(events, lambda f: isinstance(f.get("params"), dict) and "method" in f and "id" in f, C2S)
+    request["params"].setdefault("_meta", {})[key] = 1
+
+
+def _pop_from(frame: dict, member: str) -> None:
+    frame.pop(member)
+
+
+def _answer_with_method_not_found(events: list[Event]) -> None:
+    _, request = first(events, is_request("prompts/list"), C2S)
+    _, response = first(events, lambda f: "result" in f and json.dumps(f.get("id")) == json.dumps(request["id"]), S2C)
+    response.pop("result")
+    response["error"] = {"code": -32601, "message": "Method not found"}
+
+
 BREAKS: dict[str, tuple[str, Break]] = {
     # check name -> (the conforming trace it breaks, the break)
     "initialize-first": (
@@ -670,6 +686,72 @@ BREAKS: dict[str, tuple[str, Break]] = {
         "reissue-2026-07-28-streamable-http.jsonl",
         lambda ev: [drop_header(e, "x-accel-buffering") for e in http_events(ev, S2C)],
     ),
+    "meta-prefix-labels": ("schema-tour-server-2025-06-18-stdio.jsonl", lambda ev: _add_meta_key(ev, "a..b/x")),
+    "meta-prefix-label-characters": (
+        "schema-tour-server-2025-06-18-stdio.jsonl",
+        lambda ev: _add_meta_key(ev, "1bad.example/x"),
+    ),
+    "meta-name-ends": ("schema-tour-server-2025-06-18-stdio.jsonl", lambda ev: _add_meta_key(ev, "io.example/-name")),
+    "request-meta-fields": (
+        "schema-tour-server-2026-07-28-stdio.jsonl",
+        lambda ev: first(ev, is_request("tools/list"), C2S)[1]["params"]["_meta"].pop(
+            "io.modelcontextprotocol/clientCapabilities"
+        ),
+    ),
+    "extension-identifiers": (
+        "schema-tour-server-2026-07-28-stdio.jsonl",
+        lambda ev: _set_in(
+            first(ev, is_result_of(ev, "server/discover"))[1]["result"]["capabilities"], "extensions", {"noprefix": {}}
+        ),
+    ),
+    "prompt-resource-uri": (
+        "schema-tour-server-2025-06-18-stdio.jsonl",
+        lambda ev: _set_in(_prompt_content(ev, "resource")["resource"], "uri", "no scheme here"),
+    ),
+    "elicitation-message": (
+        "schema-tour-client-2025-11-25-stdio.jsonl",
+        lambda ev: _pop_from(first(ev, is_request("elicitation/create"))[1]["params"], "message"),
+    ),
+    "elicitation-form-shape": (
+        "schema-tour-client-2025-11-25-stdio.jsonl",
+        lambda ev: _pop_from(first(ev, is_request("elicitation/create"))[1]["params"], "requestedSchema"),
+    ),
+    "elicitation-url-fields": (
+        "schema-tour-server-2025-11-25-stdio.jsonl",
+        lambda ev: _pop_from(
+            first(ev, lambda f: f.get("method") == "elicitation/create" and f["params"].get("mode") == "url")[1][
+                "params"
+            ],
+            "url",
+        ),
+    ),
+    "elicitation-url-valid": (
+        "schema-tour-server-2025-11-25-stdio.jsonl",
+        lambda ev: _set_in(
+            first(ev, lambda f: f.get("method") == "elicitation/create" and f["params"].get("mode") == "url")[1][
+                "params"
+            ],
+            "url",
+            "not a url",
+        ),
+    ),
+    "tasks-not-cancelled-by-notification": (
+        "tasks-2025-11-25-stdio.jsonl",
+        lambda ev: ev.append(
+            client_message({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 8}})
+        ),
+    ),
+    "messages-travel-by-post": (
+        "schema-tour-server-2025-06-18-streamable-http.jsonl",
+        lambda ev: ev.append(
+            client_message({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}, "streamable-http")
+        ),
+    ),
+    "unknown-version-answered-400": (
+        "schema-tour-server-2025-06-18-streamable-http.jsonl",
+        lambda ev: set_header(_first_post_after_init(ev), "MCP-Protocol-Version", "1999-01-01"),
+    ),
+    "unknown-method-answered-404": ("prompts-2026-07-28-streamable-http.jsonl", _answer_with_method_not_found),
     "ended-session-404": (
         "session-delete-2025-03-26-streamable-http.jsonl",
         lambda ev: [_set_in(e, "status", 200) for e in http_events(ev, S2C) if e["status"] == 404],

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from conformance.validator.judgement import Judgement, check
-from conformance.validator.session import CLIENT, SERVER, Message, Session
+from conformance.validator.session import CLIENT, REQUEST, SERVER, Message, Session
 
 MIME_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?$")
 
@@ -174,3 +174,66 @@ def roots_are_files(session: Session, judgement: Judgement, sides: frozenset[str
                 uri = root.get("uri")
                 if not (isinstance(uri, str) and uri.startswith("file://")):
                     judgement.fail(response.seq, f"the client lists root {uri!r}, not a file:// URI")
+
+
+URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#]+[^\s]*$")
+
+
+@check("prompts-embedded-resource-uri")
+def prompt_resource_uri(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """An embedded resource of a prompt message carries a URI (a scheme, then the rest)."""
+    for response, item in _prompt_items(session, "resource"):
+        resource = item.get("resource") if isinstance(item.get("resource"), dict) else {}
+        judgement.examine()
+        uri = resource.get("uri")
+        if not (isinstance(uri, str) and URI_SCHEME.match(uri)):
+            judgement.fail(response.seq, f"a prompt's embedded resource has uri {uri!r}, not a URI")
+
+
+def _elicitations(session: Session) -> Iterator[Message]:
+    return (m for m in session.sent_by(SERVER, REQUEST) if m.method == "elicitation/create")
+
+
+@check("elicitation-request-message")
+def elicitation_message(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Every elicitation/create carries a string message saying why."""
+    for request in _elicitations(session):
+        judgement.examine()
+        if not isinstance(request.params.get("message"), str):
+            judgement.fail(request.seq, "an elicitation/create without a string message")
+
+
+@check("elicitation-form-request-shape")
+def elicitation_form_shape(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A form-mode elicitation (mode form or absent) carries a requestedSchema."""
+    for request in _elicitations(session):
+        if request.params.get("mode", "form") != "form":
+            continue
+        judgement.examine()
+        if not isinstance(request.params.get("requestedSchema"), dict):
+            judgement.fail(request.seq, "a form-mode elicitation without a requestedSchema")
+
+
+@check("elicitation-url-request-fields")
+def elicitation_url_fields(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A URL-mode elicitation carries mode url, a message and a url."""
+    for request in _elicitations(session):
+        if request.params.get("mode") != "url":
+            continue
+        judgement.examine()
+        missing = [m for m in ("message", "url") if not isinstance(request.params.get(m), str)]
+        if missing:
+            judgement.fail(request.seq, f"a URL-mode elicitation without {' and '.join(missing)}")
+
+
+@check("elicitation-url-valid")
+def elicitation_url_valid(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """The url of a URL-mode elicitation is a URL (a scheme, //, a host)."""
+    for request in _elicitations(session):
+        url = request.params.get("url")
+        if request.params.get("mode") != "url" or not isinstance(url, str):
+            continue
+        judgement.examine()
+        if not URL.match(url):
+            judgement.fail(request.seq, f"a URL-mode elicitation's url {url!r} is not a URL")

@@ -1,7 +1,8 @@
 """Streamable HTTP, from the trace's ``http`` events: Accept headers, session ids, the protocol-version
 header, the 2026-07-28 mirrored headers, statuses and content types of the answers.
 
-An http request event and the message it carried are adjacent in the trace (``Session.body_of``). A
+An http POST event and the message it carried pair in order (``Session.body_of``: the Nth client message
+with the Nth POST). A
 response event is paired with its request only where that is certain: the one request of its HTTP
 method still unanswered at that point (concurrent requests leave their answers unjudged).
 """
@@ -308,13 +309,16 @@ def event_stream_unbuffered(session: Session, judgement: Judgement, sides: froze
 @check("streamable-http-ended-session-404", not_applicable=_on_streamable_http)
 def ended_session_404(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """Once a DELETE ended a session (a 2xx answer), a request sent later with that session id is answered
-    404 (a request sent before the DELETE was answered is not judged)."""
+    404 (a request sent before the DELETE was answered is not judged, nor a 405: a method the endpoint does
+    not offer at all, whatever the session)."""
     ended: dict[str, int] = {}  # session id -> seq of the answer that ended it
     for request, response in exchanges(session):
         session_id = header(request, SESSION_ID_HEADER)
         if session_id is None:
             continue
         if session_id in ended and request["seq"] > ended[session_id]:
+            if response["status"] == 405:
+                continue
             judgement.examine()
             if response["status"] != 404:
                 judgement.fail(
@@ -322,3 +326,51 @@ def ended_session_404(session: Session, judgement: Judgement, sides: frozenset[s
                 )
         elif request["method"] == "DELETE" and 200 <= response["status"] < 300:
             ended.setdefault(session_id, response["seq"])
+
+
+@check("streamable-http-client-sends-via-post", not_applicable=_on_streamable_http)
+def messages_travel_by_post(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Every JSON-RPC message the client sends over Streamable HTTP travels in a POST (an http POST event
+    pairs with it)."""
+    carried = {message.seq for message in session.body_of.values()}
+    for event in session.events:
+        if event["kind"] != "message" or event["direction"] != "client-to-server":
+            continue
+        if event["transport"] != STREAMABLE_HTTP:
+            continue
+        judgement.examine()
+        if event["seq"] not in carried:
+            judgement.fail(event["seq"], "a client message with no POST next to it")
+
+
+@check("streamable-http-unsupported-protocol-version-400", not_applicable=_on_streamable_http)
+def unknown_version_answered_400(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A request whose MCP-Protocol-Version names no revision at all is answered 400 Bad Request."""
+    from conformance.catalogue.vocabulary import REVISIONS
+
+    for request, response in exchanges(session):
+        sent = header(request, PROTOCOL_VERSION_HEADER)
+        if sent is None or sent in REVISIONS:
+            continue
+        judgement.examine()
+        if response["status"] != 400:
+            judgement.fail(response["seq"], f"MCP-Protocol-Version {sent!r} answered {response['status']}, not 400")
+
+
+METHOD_NOT_FOUND = -32601
+
+
+@check("streamable-http-method-not-found-404", not_applicable=_on_streamable_http)
+def unknown_method_answered_404(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A request the server answers with -32601 (method not found) gets HTTP status 404."""
+    for request, response in exchanges(session):
+        body = session.body_of.get(request["seq"])
+        if body is None or body.kind != REQUEST:
+            continue
+        answers = session.answers_to(body)
+        error = answers[0].frame.get("error") if answers and answers[0].kind == ERROR else None
+        if not isinstance(error, dict) or error.get("code") != METHOD_NOT_FOUND:
+            continue
+        judgement.examine()
+        if response["status"] != 404:
+            judgement.fail(response["seq"], f"method not found ({body.method}) answered {response['status']}, not 404")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from conformance.catalogue.vocabulary import REVISIONS
 from conformance.harness.peer import method_definitions
+from conformance.validator.checks.http import exchanges
 from conformance.validator.judgement import Judgement, check
-from conformance.validator.session import CLIENT, NOTIFICATION, REQUEST, SERVER, Session
+from conformance.validator.session import CLIENT, ERROR, NOTIFICATION, REQUEST, RESULT, SERVER, Session
 
 PING = "ping"
 
@@ -21,18 +22,41 @@ def _no_initialize_result(session: Session) -> str | None:
     return None if session.initialize_result is not None else "the server never answered initialize with a result"
 
 
+def _refused_before_session(session: Session) -> set[int]:
+    """seq of each client request before initialize that the server refused: with a JSON-RPC error, or with an
+    HTTP 4xx to the POST that carried it."""
+    refused = {
+        m.seq
+        for m in session.before_session
+        if m.kind == REQUEST
+        and any(r.kind == ERROR for r in session.before_session if r.sender == SERVER and r.key == m.key)
+    }
+    for request, response in exchanges(session):
+        body = session.body_of.get(request["seq"])
+        if body is not None and 400 <= response["status"] < 500:
+            refused.add(body.seq)
+    return refused
+
+
 @check("lifecycle-initialize-first")
 def initialize_first(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """The session opens with the client's initialize request: no other message but ping comes before it."""
-    if not session.messages:
+    """The session opens with the client's initialize request: before it, nothing but ping, and requests the
+    server refused (a client probing for a newer revision first, as 2026-07-28 lets it)."""
+    if not session.all_messages:
         return
     judgement.examine()
-    opening = session.initialize
-    for message in session.messages:
-        if message is opening:
-            return
-        if message.method == PING or (message.kind in ("result", "error") and message.sender == SERVER):
+    if session.initialize is None:
+        opening = session.all_messages[0]
+        judgement.fail(
+            opening.seq, f"the {opening.sender} sent {opening.method or opening.kind} and no initialize came"
+        )
+        return
+    refused = _refused_before_session(session)
+    for message in session.before_session:
+        if message.method == PING or message.seq in refused:
             continue
+        if message.kind == ERROR or (message.kind == RESULT and message.sender == SERVER and message.result == {}):
+            continue  # the refusal of a probe, or the answer to a ping
         judgement.fail(message.seq, f"the {message.sender} sent {message.method or message.kind} before initialize")
         return
 

@@ -338,3 +338,20 @@ def cancellation_names_own_request(session: Session, judgement: Judgement, sides
                 f"the {message.sender} cancelled request {message.params['requestId']!r}, "
                 f"which the {requester} never sent",
             )
+
+
+@check("cancellation-tasks-use-tasks-cancel")
+def tasks_not_cancelled_by_notification(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2025-11-25) No notifications/cancelled names a task-augmented request: a task is cancelled with
+    tasks/cancel."""
+    for message in session.messages:
+        if message.method != "notifications/cancelled" or "requestId" not in message.params:
+            continue
+        request = session.requests.get((message.sender, id_key(message.params["requestId"])))
+        if request is None or request.seq > message.seq:
+            continue
+        judgement.examine()
+        if isinstance(request.params.get("task"), dict):
+            judgement.fail(
+                message.seq, f"notifications/cancelled for the task-augmented {request.method} {request.id!r}"
+            )
