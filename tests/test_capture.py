@@ -112,6 +112,8 @@ def test_stdio_capture_passes_every_byte_both_ways_and_records_each_line(tmp_pat
     ]
     assert lifecycle(events, "open")[0]["program"] == "cat"
     assert lifecycle(events, "exit")[0]["status"] == 0
+    sent, echoed = units(events, "client-to-server"), units(events, "server-to-client")
+    assert all(line["seq"] < echo["seq"] for line, echo in zip(sent, echoed, strict=True))  # cause before effect
     for direction in ("client-to-server", "server-to-client"):
         initialize, text, binary, big, blank, unterminated = units(events, direction)
         assert initialize["payload"]["method"] == "initialize"

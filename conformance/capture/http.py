@@ -2,10 +2,11 @@
 
 It listens on 127.0.0.1:PORT (or another loopback address; nothing else) and forwards each request
 to the same path and query on the upstream's host (a loopback address, or it refuses to start),
-then the upstream's answer back:
-status, headers and body bytes as they came, a stream (an SSE response to a POST, a GET stream)
-chunk by chunk as the upstream sends it, until either side ends it. Only what HTTP itself requires
-of a proxy changes: the hop-by-hop headers (``Connection``, ``Transfer-Encoding`` ...) are not
+then the upstream's answer back: status, headers and body bytes as they came, a stream (an SSE
+response to a POST, a GET stream) chunk by chunk as the upstream sends it, until either side ends
+it (a JSON body whole). What a chunk completes is recorded before the chunk is passed on, so that
+what the client sends in reaction comes later in ``seq``. Only what HTTP itself requires of a
+proxy changes: the hop-by-hop headers (``Connection``, ``Transfer-Encoding`` ...) are not
 forwarded, and a body's chunked framing is the proxy's own. A request's headers go on as they came
 (``Host`` and ``Origin`` included: the upstream judges them as it would the client's). Uvicorn
 serves, httpx2 (the SDK's HTTP client) forwards.
@@ -226,14 +227,20 @@ class Proxy:
             trace.record("server-to-client", "http", headers=_header_map(answered), **fields)
             await send({"type": "http.response.start", "status": response.status_code, "headers": answered})
             async for chunk in response.aiter_raw():
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                # recorded before passed on: what the client sends in reaction comes later in seq
                 if sse is not None:
                     for event in sse.feed(chunk):
                         if event.name == "endpoint":  # 2024-11-05: the POST URL names the session
                             self.recordings.bind(_session_of([], b"".join(event.data).decode("latin-1")), trace)
                         record_sse_event(trace, event)
-                elif whole is not None:
+                elif whole is not None:  # a JSON body is passed on whole, once recorded
                     whole.extend(chunk)
+                    continue
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            if whole:
+                record_unit(trace, "server-to-client", bytes(whole))
+                await send({"type": "http.response.body", "body": bytes(whole), "more_body": True})
+                whole.clear()
             await send({"type": "http.response.body", "body": b""})
         except asyncio.CancelledError:
             ended_by = "client"

@@ -2,8 +2,9 @@
 
 The client launches capture as its server command. Capture starts SERVER_CMD with pipes for its
 stdin and stdout (stderr is inherited, untouched) and copies bytes both ways as they come, in the
-chunks they come in: each chunk is written on before it is recorded, and nothing is added, dropped
-or reordered. The recorder cuts each direction into lines and records each line (``recording.py``:
+chunks they come in, nothing added, dropped or reordered. The lines a chunk completes are recorded
+before the chunk is passed on, so that what the other side sends in reaction comes later in ``seq``
+(the only ordering authority). The recorder cuts each direction into lines and records each line (``recording.py``:
 a ``message`` if it is one JSON value, else ``unparsable``).
 
 Lifecycle events: ``open`` (the server started: its pid and program name, not its arguments, which
@@ -72,12 +73,12 @@ class Pump:
                 chunk = b""
             if not chunk:
                 break
+            for line in self.lines.feed(chunk):  # recorded before passed on: an answer comes later in seq
+                record_unit(self.trace, self.direction, line)
             try:
                 _write_all(self.sink, chunk)
             except OSError:
                 break  # the reader is gone: closing the source breaks the writer's pipe, as without capture
-            for line in self.lines.feed(chunk):
-                record_unit(self.trace, self.direction, line)
         rest = self.lines.rest()
         if rest:
             record_unit(self.trace, self.direction, rest, unterminated=True)
