@@ -114,6 +114,11 @@ def flat_resource_uri(tool: dict) -> Any:
     return meta.get(FLAT_RESOURCE_URI) if isinstance(meta, dict) else None
 
 
+def has_flat_key(tool: dict) -> bool:
+    meta = tool.get("_meta")
+    return isinstance(meta, dict) and FLAT_RESOURCE_URI in meta
+
+
 def named_resource_uri(tool: dict) -> Any:
     """The UI resource a tool names: ``_meta.ui.resourceUri``, else the deprecated flat key's."""
     ui = ui_meta(tool)
@@ -138,11 +143,7 @@ class Surface:
 
 
 def apps_surface(peer: Peer) -> Surface:
-    tools = [
-        tool
-        for tool in host_list(peer, "tools/list", "tools")
-        if ui_meta(tool) is not None or FLAT_RESOURCE_URI in (tool.get("_meta") or {})
-    ]
+    tools = [tool for tool in host_list(peer, "tools/list", "tools") if ui_meta(tool) is not None or has_flat_key(tool)]
     app_tool = peer.roles.get("app-tool")
     if app_tool is not None and app_tool.name not in [tool.get("name") for tool in tools]:
         pytest.fail(
@@ -205,18 +206,16 @@ def test_a_tool_may_link_a_ui_resource(revision: str, transport: str, peer: Peer
 @for_req("apps-tool-resource-uri-ui-scheme", "server", transports=BOTH_TRANSPORTS)
 def test_a_tool_names_its_ui_resource_by_a_ui_uri(revision: str, transport: str, peer: Peer) -> None:
     surface = apps_surface(peer)
-    bad = {}
+    named = {}  # "<tool>: <key>" -> the URI it names there; a tool whose _meta.ui names no resource links none
     for tool in surface.require("no tool has UI metadata", surface.tools):
         ui = ui_meta(tool)
         if isinstance(ui, dict) and "resourceUri" in ui:
-            named = {"_meta.ui.resourceUri": ui["resourceUri"]}
-        else:
-            named = {f"_meta[{FLAT_RESOURCE_URI!r}]": flat_resource_uri(tool)}
-        bad |= {
-            f"{tool.get('name')}: {key}": uri
-            for key, uri in named.items()
-            if not str(uri).startswith("ui://") or not isinstance(uri, str)
-        }
+            named[f"{tool.get('name')}: _meta.ui.resourceUri"] = ui["resourceUri"]
+        elif has_flat_key(tool):
+            named[f"{tool.get('name')}: _meta[{FLAT_RESOURCE_URI!r}]"] = flat_resource_uri(tool)
+    if not named:
+        pytest.skip(f"{NOTHING_TO_CHECK} no tool names a UI resource in its _meta")
+    bad = {where: uri for where, uri in named.items() if not isinstance(uri, str) or not uri.startswith("ui://")}
     assert not bad, f"tools that name their UI resource by something other than a ui:// URI: {bad}"
 
 
@@ -243,7 +242,7 @@ def test_a_tool_visibility_holds_only_model_and_app(revision: str, transport: st
 def test_a_tool_names_its_ui_resource_in_the_nested_key(revision: str, transport: str, peer: Peer) -> None:
     surface = apps_surface(peer)
     tools = surface.require("no tool has UI metadata", surface.tools)
-    flat = {tool.get("name"): tool for tool in tools if FLAT_RESOURCE_URI in (tool.get("_meta") or {})}
+    flat = {tool.get("name"): tool for tool in tools if has_flat_key(tool)}
     if not flat:
         pytest.skip(f"{NOTHING_TO_CHECK} no tool carries the deprecated flat {FLAT_RESOURCE_URI!r} key")
     only_flat = [
