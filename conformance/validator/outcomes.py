@@ -64,7 +64,7 @@ def clause(row: dict, revision: str) -> str:
     return unit.text
 
 
-def _requirement_outcome(row: dict, session: Session, judgements: dict[str, Any], strict: bool) -> dict:
+def _requirement_outcome(row: dict, session: Session, judgements: dict[str, Any]) -> dict:
     entry: dict[str, Any] = {
         "id": row["id"],
         "level": row["level"],
@@ -123,7 +123,7 @@ def judge_trace(trace: Trace, asked_for: str | None, strict: bool) -> dict[str, 
         if applicable:
             sides = frozenset().union(*(registry.sides_of(row) for row in applicable))
             judgements[check.name] = check.run(session, sides)
-    entries = [_requirement_outcome(row, session, judgements, strict) for row in sorted(rows, key=lambda r: r["id"])]
+    entries = [_requirement_outcome(row, session, judgements) for row in sorted(rows, key=lambda r: r["id"])]
     totals = Counter(entry["outcome"] for entry in entries)
     report["requirements"] = entries
     report["totals"] = {outcome: totals.get(outcome, 0) for outcome in OUTCOMES}

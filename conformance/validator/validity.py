@@ -74,16 +74,17 @@ class _Compiler:
         self.prefix = prefix
         self.ref_overrides = ref_overrides  # draft-07 and earlier: a $ref's sibling keywords are ignored
         self.compiled: dict[str, Predicate] = {}
+        self.compiling: set[str] = set()
 
     def reference(self, ref: str) -> Predicate:
         if not ref.startswith(self.prefix):
             raise Unsupported(f"$ref {ref}")
         name = ref[len(self.prefix) :]
-        if name not in self.compiled:
-            self.compiled[name] = lambda instance: self.compiled[name](instance)  # recursion: resolved on use
+        if name not in self.compiling:  # a definition that refers to itself is compiled once, looked up on use
+            self.compiling.add(name)
             self.compiled[name] = self.compile(self.definitions[name])
-        target = self.compiled
-        return lambda instance: target[name](instance)
+        compiled = self.compiled
+        return lambda instance: compiled[name](instance)
 
     def compile(self, node: Any) -> Predicate:
         if node is True or node == {}:
