@@ -14,7 +14,8 @@ A pair agrees or disagrees only when both judged it: an offline ``not-observed``
 ``excluded`` (or a trace of another revision, which the validator judges at that one) is counted as
 not judged offline. Findings the validator reports of a row that binds both sides count for a side
 only when the event it names was sent by that side (a client test's trace holds the scripted server's
-deliberate misbehaviour too). Exit status 1 if any pair disagrees, each named with both verdicts.
+deliberate misbehaviour too). Exit status 1 if any pair disagrees, each named with both verdicts, or
+if the validator could not judge a trace (named with its error).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 from conformance.catalogue.spec_pin import PROJECT_ROOT
 
 BROKEN = ("fail", "warn")
+VALIDATOR_ERROR = "validator-error"
 JUDGED_OFFLINE = ("pass", *BROKEN)
 SENT_BY = {"client": "client-to-server", "server": "server-to-client"}
 MATRIX = PROJECT_ROOT / "docs" / "spec" / "conformance-matrix.json"
@@ -99,6 +101,8 @@ def validated(trace: str) -> dict[str, Any]:
 
 def offline_verdict(report: dict[str, Any], requirement: str, revision: str, side: str) -> tuple[str, str]:
     """The outcome of ``requirement`` for ``side`` in a trace's ``report``, and why (its reason or finding)."""
+    if "error" in report:
+        return VALIDATOR_ERROR, report["error"]
     if report["revision"] != revision:
         return "absent", f"the validator judged the trace at {report['revision']}"
     entry = next((e for e in report["requirements"] if e["id"] == requirement), None)
@@ -130,7 +134,10 @@ def compare(report_dir: Path, target: str) -> list[Pair]:
         for trace in cell["traces"]:
             if Path(trace).is_file():
                 if trace not in reports:
-                    reports[trace] = validated(trace)
+                    try:
+                        reports[trace] = validated(trace)
+                    except Exception as exc:  # the validator's own failure: reported, and it fails the run
+                        reports[trace] = {"error": f"{type(exc).__name__}: {exc}"}
                 offline, reason = offline_verdict(reports[trace], *key)
                 pairs.append(Pair(*key, live, offline, trace, reason))
     return pairs
@@ -146,6 +153,8 @@ def summary(pairs: list[Pair]) -> str:
         f"agreements: {len(judged) - len(disagreements)}; disagreements: {len(disagreements)}",
     ]
     lines += [f"DISAGREE {p.describe()}" for p in disagreements]
+    failed = {p.trace: p.reason for p in pairs if p.offline == VALIDATOR_ERROR}
+    lines += [f"VALIDATOR ERROR on {trace}: {reason}" for trace, reason in sorted(failed.items())]
     return "\n".join(lines)
 
 
@@ -157,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     report_dir = Path(args.report_dir or PROJECT_ROOT / "reports" / args.target)
     pairs = compare(report_dir, args.target)
     print(summary(pairs))
-    return 1 if any(p.judged_both_ways and not p.agrees for p in pairs) else 0
+    return 1 if any((p.judged_both_ways and not p.agrees) or p.offline == VALIDATOR_ERROR for p in pairs) else 0
 
 
 if __name__ == "__main__":
