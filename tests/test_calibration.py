@@ -66,3 +66,23 @@ def test_a_trace_that_breaks_a_passed_requirement_is_a_disagreement(kept_run: Pa
     broken = [p for p in compare(kept_run, "sdk-python") if p.trace == str(trace) and p.requirement == PASSED_CELL]
     assert [(p.live, p.offline, p.agrees) for p in broken] == [("pass", "fail", False)]
     assert f"DISAGREE {PASSED_CELL} 2025-11-25 client: live: pass; offline: fail" in summary(broken)
+
+
+def test_a_trace_the_validator_cannot_judge_is_named_and_fails_the_calibration(tmp_path: Path) -> None:
+    trace = tmp_path / "traces" / "cut.jsonl"
+    trace.parent.mkdir()
+    trace.write_text('{"seq": 1, "direction": "client-to-server"\n', encoding="utf-8")  # cut off mid-event
+    cell = {"requirement": PASSED_CELL, "revision": "2025-11-25", "side": "client", "outcome": "pass"}
+    report = {"cells": [cell | {"traces": [str(trace)]}]}
+    (tmp_path / "report.json").write_text(json.dumps(report), encoding="utf-8")
+    (pair,) = compare(tmp_path, "sdk-python")
+    assert (pair.offline, pair.judged_both_ways) == ("validator-error", False)
+    assert f"VALIDATOR ERROR on {trace}: TraceError" in summary([pair])
+    run = subprocess.run(
+        [sys.executable, "-m", "conformance.capture.calibration", str(tmp_path)],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
