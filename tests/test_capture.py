@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import itertools
 import json
 import os
 import re
@@ -20,6 +21,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from conformance.capture import real
@@ -227,6 +230,22 @@ def test_a_bad_invocation_exits_2_saying_why(arguments: list[str], said: str, tm
     assert run.returncode == 2
     assert said in run.stderr
     assert not list(tmp_path.iterdir())
+
+
+def _chunked(data: bytes, cuts: list[int]) -> list[bytes]:
+    points = sorted({cut % (len(data) + 1) for cut in cuts} | {0, len(data)})
+    return [data[start:end] for start, end in itertools.pairwise(points)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300), st.lists(st.integers(min_value=0, max_value=300), max_size=20))
+def test_the_recorders_cut_any_bytes_the_same_in_any_chunks(data: bytes, cuts: list[int]) -> None:
+    """What a recorder makes of a stream never depends on how the stream was cut into chunks."""
+    splitter = LineSplitter()
+    lines = [line for chunk in _chunked(data, cuts) for line in splitter.feed(chunk)]
+    assert [*lines, splitter.rest()] == data.split(b"\n")
+    parser = SseParser()
+    assert [e for chunk in _chunked(data, cuts) for e in parser.feed(chunk)] == SseParser().feed(data)
 
 
 def test_lines_and_sse_events_are_cut_alike_whatever_the_chunks() -> None:
