@@ -194,6 +194,42 @@ def test_the_server_does_not_outlive_a_killed_capture(tmp_path: Path) -> None:
         assert gone(server), f"the server (pid {server}) outlived capture"
 
 
+DEAF_SERVER = "import os, time; print(os.getpid(), flush=True); time.sleep(60)"  # never reads its stdin
+STUBBORN_SERVER = "import signal; signal.signal(signal.SIGTERM, signal.SIG_IGN); " + DEAF_SERVER
+
+
+@pytest.mark.parametrize(
+    ("server", "killed"),
+    [
+        pytest.param(DEAF_SERVER, False, id="a-server-that-stops-on-sigterm"),
+        pytest.param(STUBBORN_SERVER, True, id="a-server-that-ignores-sigterm"),
+    ],
+)
+def test_neither_capture_nor_the_server_outlives_a_killed_client(server: str, killed: bool, tmp_path: Path) -> None:
+    """The client (here a Python process that launched capture) dies without a word: capture tells the server
+    as a client would (SIGTERM), kills it if it stays, and ends."""
+    client_code = (
+        "import subprocess, sys, time\n"
+        f"capture = subprocess.Popen({capture_command(tmp_path, sys.executable, '-c', server)!r}, "
+        "stdin=subprocess.PIPE, stdout=subprocess.PIPE)\n"
+        "print(capture.pid, capture.stdout.readline().decode().strip(), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    with subprocess.Popen([sys.executable, "-c", client_code], stdout=subprocess.PIPE, cwd=PROJECT_ROOT) as client:
+        try:
+            capture, server_pid = (int(pid) for pid in read_line(client.stdout).split())
+            client.kill()
+            client.wait(BOUND)
+            assert gone(server_pid), f"the server (pid {server_pid}) outlived its client"
+            assert gone(capture), f"capture (pid {capture}) outlived its client"
+        finally:
+            client.kill()
+    seen = [e["event"] for e in recording(tmp_path) if e["kind"] == "lifecycle"]
+    assert "client-gone" in seen
+    assert ("kill" in seen) == killed
+    assert seen[-1] == "exit"
+
+
 def test_capture_ends_and_leaves_nothing_running_when_the_server_left_a_child_holding_its_stdout(
     tmp_path: Path,
 ) -> None:

@@ -14,8 +14,10 @@ server closed its stdout), ``signal`` (one capture received and passed on), ``ex
 
 Signals: SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 are passed to the server (which runs
 in its own process group, so a terminal's Ctrl-C reaches it once, through capture). Capture exits
-with the server's status, or dies of the signal that ended it. Nothing outlives capture: the server
-is killed if capture itself dies (Linux's parent-death signal); once the server has exited,
+with the server's status, or dies of the signal that ended it. Nothing outlives capture, nor the
+client: if the client dies, the server gets SIGTERM (``client-gone``) and, still running
+``CLIENT_GONE_SECONDS`` later, SIGKILL (``kill``); the server is killed if capture itself dies
+(Linux's parent-death signal, which also tells capture of the client's death); once the server has exited,
 capture waits at most ``DRAIN_SECONDS`` for what is left on its stdout (a child of the server may
 hold it open), then kills whatever the server left in its process group, and goes.
 """
@@ -29,6 +31,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from conformance.capture.recording import LineSplitter, record_unit
@@ -40,13 +43,21 @@ DRAIN_SECONDS = 2.0
 PR_SET_PDEATHSIG = 1
 COMMAND_NOT_FOUND = 127
 COMMAND_NOT_RUNNABLE = 126
+CLIENT_GONE = signal.SIGRTMIN  # sent by the kernel when the client (capture's parent) dies
+CLIENT_GONE_SECONDS = 5.0
+WATCH_SECONDS = 0.5
 CLIENT_IN, CLIENT_OUT = 0, 1  # capture's stdin and stdout: the client's pipes
 
 
-def _die_with_capture(parent: int) -> None:
-    """In the server's process, before it runs: the kernel kills it if capture dies (Linux)."""
+def _signal_at_parents_death(number: int) -> None:
+    """Ask the kernel to send ``number`` to this process when its parent dies (Linux; elsewhere nothing)."""
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, number)
+
+
+def _die_with_capture(parent: int) -> None:
+    """In the server's process, before it runs: the kernel kills it if capture dies."""
+    _signal_at_parents_death(signal.SIGKILL)
     if os.getppid() != parent:  # capture died before the request took effect
         os._exit(1)
 
@@ -91,8 +102,9 @@ class Pump:
 
 def run(command: list[str], output: Path) -> int:
     """Run ``command`` as the wrapped server until it exits; return its exit status (or die of its signal)."""
-    capture = os.getpid()
+    capture, client = os.getpid(), os.getppid()
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a client gone is a broken write, ending that direction only
+    _signal_at_parents_death(CLIENT_GONE)  # until blocked below, its default action ends capture (and so the server)
     try:
         server = subprocess.Popen(
             command,
@@ -110,7 +122,9 @@ def run(command: list[str], output: Path) -> int:
         return COMMAND_NOT_RUNNABLE
     # from here on, signals wait for the watcher thread (every thread started later inherits the mask): a
     # handler could interrupt a thread holding the trace's lock
-    signal.pthread_sigmask(signal.SIG_BLOCK, set(PASSED_SIGNALS) | {signal.SIGCHLD})
+    signal.pthread_sigmask(signal.SIG_BLOCK, {*PASSED_SIGNALS, signal.SIGCHLD, CLIENT_GONE})
+    if os.getppid() != client:  # the client died before the kernel was asked to tell
+        signal.raise_signal(CLIENT_GONE)
     assert server.stdin is not None and server.stdout is not None
     trace = Trace(output, "stdio")
     trace.lifecycle("client-to-server", "open", pid=server.pid, program=Path(command[0]).name)
@@ -121,7 +135,7 @@ def run(command: list[str], output: Path) -> int:
     _release_client_pipes()
     to_server.thread.start()
     to_client.thread.start()
-    _watch_until_exit(server, trace)
+    _watch_until_exit(server, trace, client)
     to_client.thread.join(DRAIN_SECONDS)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(server.pid, signal.SIGKILL)  # what the server left running in its group goes with it
@@ -146,16 +160,36 @@ def _release_client_pipes() -> None:
     os.close(null)
 
 
-def _watch_until_exit(server: subprocess.Popen[bytes], trace: Trace) -> None:
-    """Pass each signal capture receives on to the server, until the server has exited."""
-    watched = set(PASSED_SIGNALS) | {signal.SIGCHLD}
+def _watch_until_exit(server: subprocess.Popen[bytes], trace: Trace, client: int) -> None:
+    """Pass each signal capture receives on to the server, until the server has exited. If the client dies,
+    the server is told as the client would have told it (SIGTERM), and killed if it is still running
+    ``CLIENT_GONE_SECONDS`` later."""
+    watched = {*PASSED_SIGNALS, signal.SIGCHLD, CLIENT_GONE}
+    deadline: float | None = None
     while server.poll() is None:
-        received = signal.sigtimedwait(watched, 0.5)  # SIGCHLD wakes it; the timeout only guards a lost one
+        wait = WATCH_SECONDS if deadline is None else max(0.0, min(WATCH_SECONDS, deadline - time.monotonic()))
+        received = signal.sigtimedwait(watched, wait)  # SIGCHLD wakes it; the timeout guards a lost one
+        if deadline is not None and time.monotonic() >= deadline:
+            trace.lifecycle(
+                "client-to-server", "kill", reason=f"still running {CLIENT_GONE_SECONDS:g}s after the client died"
+            )
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+            return
         if received is None or received.si_signo == signal.SIGCHLD:
             continue
-        trace.lifecycle("client-to-server", "signal", signal=signal.Signals(received.si_signo).name)
+        if received.si_signo == CLIENT_GONE:
+            if os.getppid() == client or deadline is not None:  # only the thread that started capture ended
+                continue
+            trace.lifecycle("client-to-server", "client-gone")
+            deadline = time.monotonic() + CLIENT_GONE_SECONDS
+            number = signal.SIGTERM
+        else:
+            number = received.si_signo
+            trace.lifecycle("client-to-server", "signal", signal=signal.Signals(number).name)
         with contextlib.suppress(ProcessLookupError):
-            server.send_signal(received.si_signo)
+            server.send_signal(number)
 
 
 def _die_of(number: int) -> None:
