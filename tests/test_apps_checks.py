@@ -140,3 +140,9 @@ def test_a_server_without_apps_is_reported_as_having_none(tmp_path: Path) -> Non
     assert report["apps-surface"] is False
     assert report["summary"] == "0/7 checks passed, 0 failed, 0 could not run, 7 not applicable"
     assert code == 0
+
+
+def test_a_server_that_cannot_be_started_exits_3_with_every_check_unable_to_run(tmp_path: Path) -> None:
+    code, report = run_apps(tmp_path, "--server-command", "/bin/false")
+    assert report["summary"] == "0/7 checks passed, 0 failed, 7 could not run, 0 not applicable"
+    assert code == 3

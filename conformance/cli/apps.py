@@ -17,7 +17,8 @@ of ``CHECKS`` from the outcomes of its tests:
 The summary line reads ``N/M checks passed, X failed, Y could not run, Z not applicable``; the run's
 directory gets ``apps-checks.json`` and ``apps-checks.junit.xml`` (one test case a check) beside the suite's
 own reports. Exit 0 no check failed; 1 a check failed (under --strict also a warning or a check that could
-not run); 2 bad invocation or profile; 3 the target could not be started or reached.
+not run); 2 bad invocation or profile; 3 the target could not be started or reached (every check could not
+run).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
@@ -171,6 +173,9 @@ def add_parser(commands: Any) -> None:
 
 def check(args: argparse.Namespace) -> int:
     """Run the checks as ``args`` say; print each check's outcome and the summary line; the exit code."""
+    # The servers under test run in this process's children: one that dies while the harness writes to it must
+    # be an error the harness reports (exit 3), not a SIGPIPE that kills the run (python -m conformance sets it).
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     reports_root = Path(args.reports or os.environ.get(run.REPORTS_VARIABLE) or "reports").resolve()
     os.environ[run.REPORTS_VARIABLE] = str(reports_root)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
@@ -190,7 +195,7 @@ def check(args: argparse.Namespace) -> int:
     outcome, collector = run.Outcome(), Collector()
     status = pytest.main(arguments, plugins=[outcome, collector])
     code = run.exit_code(status, outcome)
-    if code not in (run.EXIT_OK, run.EXIT_FAILED) or outcome.report is None:
+    if code not in (run.EXIT_OK, run.EXIT_FAILED, run.EXIT_UNREACHABLE) or outcome.report is None:
         print(f"apps: exit {code} ({run.MEANING[code]})")
         return code
     from conformance.test_apps import CHECKS, NOTHING_TO_CHECK
@@ -217,7 +222,8 @@ def check(args: argparse.Namespace) -> int:
     print(f"apps: reports {shown}/apps-checks.json, apps-checks.junit.xml (and the run's report.md, junit.xml)")
     failed = any(result.outcome == FAILED for result in results)
     incomplete = any(result.outcome == INCOMPLETE for result in results)
-    code = run.EXIT_FAILED if failed or code == run.EXIT_FAILED or (args.strict and incomplete) else run.EXIT_OK
+    if code != run.EXIT_UNREACHABLE:  # unreachable: every check could not run, and the exit code says why
+        code = run.EXIT_FAILED if failed or code == run.EXIT_FAILED or (args.strict and incomplete) else run.EXIT_OK
     print(f"apps: exit {code} ({'a check failed' if failed else run.MEANING[code]})")
     return code
 
