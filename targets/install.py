@@ -4,8 +4,9 @@ Each unit is installed from the package registries at exactly the pinned version
 
 - ``npm/``: ``npm ci`` of ``targets/package.json`` + ``targets/package-lock.json`` (every package with its
   integrity hash): ``@modelcontextprotocol/server-everything`` and ``@modelcontextprotocol/server-filesystem``,
-  two of the MCP Apps extension's example servers (``@modelcontextprotocol/server-basic-vanillajs``,
-  ``@modelcontextprotocol/server-map``: targets/apps-*.yaml), the TypeScript SDK whose ``Client`` ``targets/clients/ts_sdk_client.mjs`` drives (target ts-sdk-client), and
+  two of the MCP Apps extension's example servers (``@modelcontextprotocol/server-basic-vanillajs`` and
+  ``@modelcontextprotocol/server-map``: targets/server-basic-vanillajs.yaml, targets/server-map.yaml), the
+  TypeScript SDK whose ``Client`` ``targets/clients/ts_sdk_client.mjs`` drives (target ts-sdk-client), and
   ``node`` 22 (``node_modules/.bin/node``), which that driver runs on;
 - ``<name>/``: a virtualenv per Python target, ``pip install --require-hashes --no-deps`` of
   ``targets/requirements/<name>.txt`` (every distribution pinned, with its hashes);
