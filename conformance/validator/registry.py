@@ -28,6 +28,7 @@ from conformance.validator.checks import (
     messages,
     pagination,
     progress,
+    tasks,
 )
 from conformance.validator.checks.schema import schema_check
 from conformance.validator.judgement import CHECKS, Check
@@ -42,6 +43,7 @@ CHECK_MODULES = (
     messages,
     pagination,
     progress,
+    tasks,
 )  # each registers its checks
 
 PERMISSION = "a permission (MAY): nothing on the wire can break it"

@@ -222,7 +222,8 @@ def tasks_session() -> list[Event]:
     return renumber(events)
 
 
-GENERATED_CONFORMING = {"tasks-2025-11-25-stdio.jsonl": tasks_session}
+TASKS = "tasks-2025-11-25-stdio.jsonl"
+GENERATED_CONFORMING = {TASKS: tasks_session}
 
 
 # -- the breaks: one per check ---------------------------------------------------------------------------
@@ -322,6 +323,14 @@ def _add_meta_key(events: list[Event], key: str) -> None:
 
 def _pop_from(frame: dict, member: str) -> None:
     frame.pop(member)
+
+
+def _task_tool(events: list[Event]) -> dict:
+    return first(events, is_result_of(events, "tools/list"))[1]["result"]["tools"][0]
+
+
+def _first_task_result(events: list[Event]) -> dict:
+    return first(events, lambda f: isinstance((f.get("result") or {}).get("task"), dict), S2C)[1]
 
 
 def _answer_with_method_not_found(events: list[Event]) -> None:
@@ -752,6 +761,64 @@ BREAKS: dict[str, tuple[str, Break]] = {
         lambda ev: set_header(_first_post_after_init(ev), "MCP-Protocol-Version", "1999-01-01"),
     ),
     "unknown-method-answered-404": ("prompts-2026-07-28-streamable-http.jsonl", _answer_with_method_not_found),
+    "tool-calls-augmented-only-where-declared": (
+        TASKS,
+        lambda ev: initialize_result(ev)["capabilities"]["tasks"]["requests"].pop("tools"),
+    ),
+    "forbidden-tools-not-augmented": (
+        TASKS,
+        lambda ev: _set_in(_task_tool(ev)["execution"], "taskSupport", "forbidden"),
+    ),
+    "required-tools-augmented": (
+        TASKS,
+        lambda ev: [
+            _set_in(_task_tool(ev)["execution"], "taskSupport", "required"),
+            first(ev, is_request("tools/call"))[1]["params"].pop("task"),
+        ],
+    ),
+    "task-receivers-declare": (
+        TASKS,
+        lambda ev: initialize_result(ev)["capabilities"]["tasks"].pop("requests"),
+    ),
+    "augmented-requests-answered-with-a-task": (
+        TASKS,
+        lambda ev: _set_in(_first_task_result(ev), "result", {"content": [], "isError": False}),
+    ),
+    "task-ids-are-strings": (
+        TASKS,
+        lambda ev: _set_in(first(ev, is_result_of(ev, "tasks/get"))[1]["result"], "taskId", 5),
+    ),
+    "new-tasks-are-working": (
+        TASKS,
+        lambda ev: _set_in(_first_task_result(ev)["result"]["task"], "status", "completed"),
+    ),
+    "tasks-carry-created-at": (
+        TASKS,
+        lambda ev: first(ev, is_result_of(ev, "tasks/get"))[1]["result"].pop("createdAt"),
+    ),
+    "tasks-carry-last-updated-at": (
+        TASKS,
+        lambda ev: _set_in(first(ev, is_result_of(ev, "tasks/get"))[1]["result"], "lastUpdatedAt", "yesterday"),
+    ),
+    "terminal-status-final": (
+        TASKS,
+        lambda ev: _set_in(first(ev, is_result_of(ev, "tasks/list"))[1]["result"]["tasks"][0], "status", "working"),
+    ),
+    "finished-tasks-not-cancelled": (
+        TASKS,
+        lambda ev: ev.extend(
+            [
+                client_message(
+                    {"jsonrpc": "2.0", "id": 99, "method": "tasks/cancel", "params": {"taskId": "server-task-1"}}
+                ),
+                server_message({"jsonrpc": "2.0", "id": 99, "result": _task("server-task-1", "cancelled")}),
+            ]
+        ),
+    ),
+    "task-list-cursors-unchanged": (
+        TASKS,
+        lambda ev: _set_in(first(ev, is_request("tasks/list"), C2S)[1], "params", {"cursor": "made-up"}),
+    ),
     "ended-session-404": (
         "session-delete-2025-03-26-streamable-http.jsonl",
         lambda ev: [_set_in(e, "status", 200) for e in http_events(ev, S2C) if e["status"] == 404],
