@@ -37,8 +37,11 @@ VISIBILITY_VALUES = ("model", "app")
 CSP_LISTS = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")
 CSP_FLAGS = ("wasmUnsafeEval",)
 PERMISSIONS = ("camera", "microphone", "geolocation", "clipboardWrite")
-# An origin, as the CSP domain lists name them: scheme://host[:port], the host's first label may be * (subdomains).
-ORIGIN = re.compile(r"^[a-z][a-z0-9+.-]*://(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$", re.IGNORECASE)
+# An origin, as the CSP domain lists name them: scheme://host[:port], the host's first label may be * (subdomains),
+# or an IPv6 address in brackets.
+ORIGIN = re.compile(
+    r"^[a-z][a-z0-9+.-]*://(\[[0-9a-f:.]+\]|(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*)(:\d{1,5})?$", re.IGNORECASE
+)
 MAX_PAGES = 20
 # The reason a check gives when the server offers nothing of what it judges: the summary reads it as not applicable.
 NOTHING_TO_CHECK = "fixture-missing: nothing to check:"

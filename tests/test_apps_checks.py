@@ -89,6 +89,7 @@ def test_resource_meta_shapes() -> None:
         "prefersBorder": False,
     }
     assert meta_problems(sound) == []
+    assert meta_problems({"csp": {"connectDomains": ["http://[::1]:8080", "http://localhost:3000"]}}) == []
     assert meta_problems({"csp": {"connectDomains": "https://api.example.com"}}) != []
     assert meta_problems({"csp": {"connectDomains": ["api.example.com/path"]}}) != []
     assert meta_problems({"permissions": {"usb": {}}}) != []
