@@ -14,7 +14,7 @@ nothing of what passes.
 stdio: give capture to the client as its server command, the real server after `--`:
     python -m conformance capture -o 'recordings/{session}.jsonl' -- npx -y @modelcontextprotocol/server-everything
   Exits with the server's status (or dies of its signal); passes SIGTERM, SIGINT, SIGHUP, SIGQUIT,
-  SIGUSR1 and SIGUSR2 on to it.
+  SIGUSR1 and SIGUSR2 on to it; if the client dies, stops the server (SIGTERM, then SIGKILL).
 
 Streamable HTTP (or 2024-11-05's HTTP+SSE with --transport sse): a recording proxy on 127.0.0.1:
     python -m conformance capture --listen 8931 --upstream http://127.0.0.1:3001/mcp

@@ -7,9 +7,9 @@ response to a POST, a GET stream) chunk by chunk as the upstream sends it, until
 it (a JSON body whole). What a chunk completes is recorded before the chunk is passed on, so that
 what the client sends in reaction comes later in ``seq``. Only what HTTP itself requires of a
 proxy changes: the hop-by-hop headers (``Connection``, ``Transfer-Encoding`` ...) are not
-forwarded, and a body's chunked framing is the proxy's own. A request's headers go on as they came
-(``Host`` and ``Origin`` included: the upstream judges them as it would the client's). Uvicorn
-serves, httpx2 (the SDK's HTTP client) forwards.
+forwarded, and a body's chunked framing is the proxy's own. A request's headers go on as they came,
+names lowercased as uvicorn hands them over (``Host`` and ``Origin`` included: the upstream judges
+them as it would the client's). Uvicorn serves, httpx2 (the SDK's HTTP client) forwards.
 
 What it records, in the trace of the request's session: an ``http`` event for each request and
 each response (``method``, ``path``, ``status``, the headers ``trace.py`` keeps), a ``message``
