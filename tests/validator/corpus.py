@@ -9,6 +9,7 @@ from the ``BREAKS`` below and never edited by hand (tests/test_validator_corpus.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 from collections.abc import Callable, Iterator
@@ -223,6 +224,7 @@ def tasks_session() -> list[Event]:
 
 
 TASKS = "tasks-2025-11-25-stdio.jsonl"
+MODERN_SERVER = "schema-tour-server-2026-07-28-stdio.jsonl"
 GENERATED_CONFORMING = {TASKS: tasks_session}
 
 
@@ -331,6 +333,19 @@ def _task_tool(events: list[Event]) -> dict:
 
 def _first_task_result(events: list[Event]) -> dict:
     return first(events, lambda f: isinstance((f.get("result") or {}).get("task"), dict), S2C)[1]
+
+
+def _header_tool_properties(events: list[Event]) -> dict:
+    for _, frame in frames(events, S2C):
+        for tool in ((frame.get("result") or {}).get("tools") or []) if isinstance(frame.get("result"), dict) else []:
+            if "x-mcp-header" in json.dumps(tool.get("inputSchema")):
+                return tool["inputSchema"]["properties"]
+    raise LookupError("no tool with x-mcp-header")
+
+
+def _wrapped_name(events: list[Event]) -> str:
+    _, request = first(events, is_request("prompts/get"), C2S)
+    return "=?BASE64?" + base64.b64encode(request["params"]["name"].encode()).decode() + "?="
 
 
 def _answer_with_method_not_found(events: list[Event]) -> None:
@@ -818,6 +833,40 @@ BREAKS: dict[str, tuple[str, Break]] = {
     "task-list-cursors-unchanged": (
         TASKS,
         lambda ev: _set_in(first(ev, is_request("tasks/list"), C2S)[1], "params", {"cursor": "made-up"}),
+    ),
+    "header-annotation-not-empty": (
+        MODERN_SERVER,
+        lambda ev: _set_in(_header_tool_properties(ev)["region"], "x-mcp-header", ""),
+    ),
+    "header-annotation-token": (
+        MODERN_SERVER,
+        lambda ev: _set_in(_header_tool_properties(ev)["region"], "x-mcp-header", "Has Space"),
+    ),
+    "header-annotation-no-controls": (
+        MODERN_SERVER,
+        lambda ev: _set_in(_header_tool_properties(ev)["region"], "x-mcp-header", "Bad\nName"),
+    ),
+    "header-annotation-types": (
+        MODERN_SERVER,
+        lambda ev: _set_in(_header_tool_properties(ev)["region"], "type", "number"),
+    ),
+    "header-annotation-static-path": (
+        MODERN_SERVER,
+        lambda ev: _set_in(
+            _header_tool_properties(ev), "items", {"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}}
+        ),
+    ),
+    "header-annotations-unique": (
+        MODERN_SERVER,
+        lambda ev: _set_in(_header_tool_properties(ev)["priority"], "x-mcp-header", "region"),
+    ),
+    "sentinel-markers-lowercase": (
+        "prompts-2026-07-28-streamable-http.jsonl",
+        lambda ev: set_header(_post_carrying(ev, is_request("prompts/get")), "mcp-name", _wrapped_name(ev)),
+    ),
+    "unsafe-values-in-base64": (
+        "prompts-2026-07-28-streamable-http.jsonl",
+        lambda ev: set_header(_post_carrying(ev, is_request("prompts/get")), "mcp-name", " leading space"),
     ),
     "ended-session-404": (
         "session-delete-2025-03-26-streamable-http.jsonl",
