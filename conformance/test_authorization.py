@@ -1051,7 +1051,8 @@ def test_the_client_refuses_an_authorization_server_that_states_no_pkce(
     revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
 ) -> None:
     """Neither metadata document states code_challenge_methods_supported: the client goes no further than
-    discovery (no authorization request, no token request)."""
+    discovery (no authorization request, no token request), where it goes on with a server that states S256."""
+    going_through(client_launcher, revision, protected_resource, authorization_server)
     authorization_server.misbehaviour = Misbehaviour(code_challenge_methods=None)
     oauth_run(client_launcher, revision, protected_resource)
     went_on = past_discovery(protected_resource, authorization_server)
@@ -1066,7 +1067,9 @@ def test_the_client_discards_metadata_naming_another_issuer(
     revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
 ) -> None:
     """Every metadata document of the authorization server states another issuer than the one its URL was built
-    from: the client has no metadata to go on with (no authorization request, no token request)."""
+    from: the client has no metadata to go on with (no authorization request, no token request), where it goes on
+    with metadata stating the right one."""
+    going_through(client_launcher, revision, protected_resource, authorization_server)
     authorization_server.misbehaviour = Misbehaviour(metadata_issuer=WRONG_ISSUER)
     oauth_run(client_launcher, revision, protected_resource)
     went_on = past_discovery(protected_resource, authorization_server)
@@ -1079,6 +1082,7 @@ def test_the_client_redeems_no_code_of_a_response_from_another_issuer(
 ) -> None:
     """The authorization response's ``iss`` names another issuer than the one the client recorded: the client
     sends its code to no token endpoint."""
+    going_through(client_launcher, revision, protected_resource, authorization_server, redirect_issuer=OWN_ISSUER)
     authorization_server.misbehaviour = Misbehaviour(redirect_issuer=WRONG_ISSUER)
     oauth_run(client_launcher, revision, protected_resource)
     the_one(authorization_server.requests_to("/authorize"), "authorization request")
@@ -1149,7 +1153,9 @@ def test_the_resource_parameter_names_the_mcp_server(
 def test_the_client_sends_a_state_and_drops_a_response_with_another(
     revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
 ) -> None:
-    """The authorization response comes back with a state other than the one sent: the client redeems no code."""
+    """The authorization response comes back with a state other than the one sent: the client redeems no code
+    (where it redeems the code of a response with its own state)."""
+    going_through(client_launcher, revision, protected_resource, authorization_server)
     authorization_server.misbehaviour = Misbehaviour(redirect_state="mcp-matrix-another-state")
     oauth_run(client_launcher, revision, protected_resource)
     asked = the_one(authorization_server.requests_to("/authorize"), "authorization request").query
@@ -1687,15 +1693,22 @@ def check_no_code_redeemed(authorization: AuthorizationServer, why: str) -> None
     assert not sent, f"{why}, yet the client sent the token endpoint {sent}"
 
 
-def accepting_its_own_issuer(
-    client_launcher: Launcher, revision: str, resource: ProtectedResource, authorization: AuthorizationServer
+def going_through(
+    client_launcher: Launcher,
+    revision: str,
+    resource: ProtectedResource,
+    authorization: AuthorizationServer,
+    **switches: Any,
 ) -> None:
-    """The client redeems the code of a response whose iss is its authorization server's issuer, as advertised:
-    without that, a response it rejects shows nothing about iss. The server is reset after."""
-    authorization.misbehaviour = Misbehaviour(redirect_issuer=OWN_ISSUER)
+    """The client redeems the code of an authorization server that keeps to the rules (with ``switches``: one
+    whose redirect names its issuer, as advertised): without that, a flow it then refuses to finish shows nothing
+    about the one case the test makes (a client that redeems no code at all would pass). Both servers' records are
+    cleared after, the authorization server's switches reset."""
+    authorization.misbehaviour = Misbehaviour(**switches)
     oauth_run(client_launcher, revision, resource)
-    precondition(code_redemptions(authorization), "the client redeemed no code of a response naming its issuer")
+    precondition(code_redemptions(authorization), f"the client redeemed no code of a well-behaved server {switches}")
     authorization.reset()
+    resource.seen.clear()
 
 
 @for_req("authorization-client-iss-required-when-advertised", "client")
@@ -1703,7 +1716,7 @@ def test_the_client_rejects_a_response_without_the_advertised_iss(
     revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
 ) -> None:
     """The metadata states authorization_response_iss_parameter_supported true; the response carries no iss."""
-    accepting_its_own_issuer(client_launcher, revision, protected_resource, authorization_server)
+    going_through(client_launcher, revision, protected_resource, authorization_server, redirect_issuer=OWN_ISSUER)
     authorization_server.misbehaviour = Misbehaviour(iss_parameter_supported=True)
     oauth_run(client_launcher, revision, protected_resource)
     check_no_code_redeemed(authorization_server, "the advertised iss was missing from the authorization response")
@@ -1739,7 +1752,7 @@ def test_the_client_compares_iss_as_a_plain_string(
     issuer = authorization_server.issuer
     scheme, rest = issuer.split("://", 1)
     host, port = rest.split(":", 1)
-    accepting_its_own_issuer(client_launcher, revision, protected_resource, authorization_server)
+    going_through(client_launcher, revision, protected_resource, authorization_server, redirect_issuer=OWN_ISSUER)
     for spelled in (f"{issuer}/", f"{scheme.upper()}://{rest}", f"{scheme}://{host[:-1]}%{ord(host[-1]):02X}:{port}"):
         authorization_server.reset()
         authorization_server.misbehaviour = Misbehaviour(redirect_issuer=spelled)

@@ -589,8 +589,13 @@ class Recorder:
 
 
 def _rewrite(seen: SeenRequest, fault: Fault) -> None:
-    """``seen`` as ``fault`` makes it read (its path, query, headers, form, JSON body)."""
-    as_json = seen.json() if seen.headers.get("content-type", "").startswith("application/json") else None
+    """``seen`` as ``fault`` makes it read (its path, query, headers, form, JSON body). A body that is not JSON
+    (the empty body of a GET or DELETE naming a JSON content type) is recorded as it came: a recorder that raised
+    there would answer the client 500, a change of the run that is no part of the fault."""
+    try:
+        as_json = seen.json() if seen.headers.get("content-type", "").startswith("application/json") else None
+    except ValueError:
+        as_json = None
     recorded = {"path": seen.path, "query": seen.query, "headers": seen.headers, "form": seen.form, "json": as_json}
     rewritten = fault.rewrite_request(seen.path, recorded)
     seen.path, seen.query, seen.headers = rewritten["path"], rewritten["query"], rewritten["headers"]
