@@ -29,6 +29,7 @@ from conformance.validator.checks import (
     messages,
     pagination,
     progress,
+    sampling,
     tasks,
 )
 from conformance.validator.checks.schema import schema_check
@@ -45,6 +46,7 @@ CHECK_MODULES = (
     messages,
     pagination,
     progress,
+    sampling,
     tasks,
 )  # each registers its checks
 

@@ -225,6 +225,7 @@ def tasks_session() -> list[Event]:
 
 TASKS = "tasks-2025-11-25-stdio.jsonl"
 MODERN_SERVER = "schema-tour-server-2026-07-28-stdio.jsonl"
+CLIENT_TOUR = "schema-tour-client-2025-11-25-stdio.jsonl"
 GENERATED_CONFORMING = {TASKS: tasks_session}
 
 
@@ -346,6 +347,21 @@ def _header_tool_properties(events: list[Event]) -> dict:
 def _wrapped_name(events: list[Event]) -> str:
     _, request = first(events, is_request("prompts/get"), C2S)
     return "=?BASE64?" + base64.b64encode(request["params"]["name"].encode()).decode() + "?="
+
+
+def _tool_conversation(events: list[Event], answer: list[dict]) -> None:
+    """The first sampling/createMessage made a conversation with one tool use, answered by ``answer``."""
+    _, request = first(events, is_request("sampling/createMessage"))
+    use = {"type": "tool_use", "id": "use-1", "name": "lookup", "input": {}}
+    request["params"]["messages"] = [
+        {"role": "user", "content": {"type": "text", "text": "Look it up"}},
+        {"role": "assistant", "content": [use]},
+        {"role": "user", "content": answer},
+    ]
+
+
+def _tool_result(tool_use_id: str) -> dict:
+    return {"type": "tool_result", "toolUseId": tool_use_id, "content": [{"type": "text", "text": "found"}]}
 
 
 def _answer_with_method_not_found(events: list[Event]) -> None:
@@ -867,6 +883,18 @@ BREAKS: dict[str, tuple[str, Break]] = {
     "unsafe-values-in-base64": (
         "prompts-2026-07-28-streamable-http.jsonl",
         lambda ev: set_header(_post_carrying(ev, is_request("prompts/get")), "mcp-name", " leading space"),
+    ),
+    "tool-results-alone": (
+        CLIENT_TOUR,
+        lambda ev: _tool_conversation(ev, [_tool_result("use-1"), {"type": "text", "text": "and more"}]),
+    ),
+    "tool-uses-answered-next": (
+        CLIENT_TOUR,
+        lambda ev: _tool_conversation(ev, [{"type": "text", "text": "no answer to the tool"}]),
+    ),
+    "tool-results-name-earlier-uses": (
+        CLIENT_TOUR,
+        lambda ev: _tool_conversation(ev, [_tool_result("use-1"), _tool_result("use-never")]),
     ),
     "ended-session-404": (
         "session-delete-2025-03-26-streamable-http.jsonl",
