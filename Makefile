@@ -8,7 +8,7 @@ PYTEST := $(PY) -m pytest
 WORKERS ?= 6
 
 .PHONY: setup spec sarif-schema test conformance falsify matrix lint bench stability run clean
-.PHONY: referee targets implementations mutate capture-real
+.PHONY: referee targets implementations mutate capture-real calibrate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -92,6 +92,13 @@ targets:
 ## report's headline (conformance/capture/real.py).
 capture-real: setup targets
 	$(PY) -m conformance.capture.real
+
+## The two judges (issue #14): the suite against the default target (TARGET= another) keeping every trace, then
+## each trace validated offline and held to the suite's verdict, cell by cell (conformance/capture/calibration.py):
+## the figures, and every disagreement with both verdicts (exit 1 if any).
+calibrate: setup
+	$(PYTEST) -n $(WORKERS) -q --keep-traces conformance $(if $(TARGET),--target $(TARGET)) > /dev/null; \
+	$(PY) -m conformance.capture.calibration --target $(or $(TARGET),sdk-python)
 
 ## Every target profile run (the default and the real ones: make targets), then docs/implementations.md
 ## from their reports. A target's MUST failures do not stop the others; each is read in its report.

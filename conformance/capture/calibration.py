@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.catalogue.spec_pin import PROJECT_ROOT
+from conformance.run.reports import reports_root
 
 BROKEN = ("fail", "warn")
 VALIDATOR_ERROR = "validator-error"
@@ -160,10 +161,12 @@ def summary(pairs: list[Pair]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.capture.calibration", description=__doc__)
-    parser.add_argument("report_dir", nargs="?", help="a run's report directory (default: reports/<target>)")
+    parser.add_argument(
+        "report_dir", nargs="?", help="a run's report directory (default: <$MCP_MATRIX_REPORTS or reports>/<target>)"
+    )
     parser.add_argument("--target", default="sdk-python", help="the target the run was of (default: sdk-python)")
     args = parser.parse_args(argv)
-    report_dir = Path(args.report_dir or PROJECT_ROOT / "reports" / args.target)
+    report_dir = Path(args.report_dir) if args.report_dir else reports_root() / args.target
     pairs = compare(report_dir, args.target)
     print(summary(pairs))
     return 1 if any((p.judged_both_ways and not p.agrees) or p.offline == VALIDATOR_ERROR for p in pairs) else 0
