@@ -86,6 +86,10 @@ CONFIGURATIONS: dict[str, tuple[str, ...]] = {
     # beside its MCP endpoint) and HTTP requests need an access token it issued, with these scopes
     "oauth-hosted": ("scopes",),
 }
+# Values a configuration may state. oauth-hosted's decided-by-the-suite: the space-separated policies (as
+# refresh-token-rotation) that the target's server leaves to code the suite wrote (the fixture's provider), whose
+# tests are then fixture-missing: they would judge the suite.
+OPTIONAL_VALUES: dict[str, tuple[str, ...]] = {"oauth-hosted": ("decided-by-the-suite",)}
 TOP_LEVEL_KEYS = {
     "name",
     "describes",
@@ -334,8 +338,8 @@ def _configurations(value: object, fault: Callable[[str], None]) -> dict[str, Co
         if not isinstance(how, dict):
             fault(f"'configurations.{name}' must be a mapping")
             continue
-        needed = CONFIGURATIONS[name]
-        unknown = sorted(set(map(str, how)) - CONFIGURATION_KEYS - set(needed))
+        needed, optional = CONFIGURATIONS[name], OPTIONAL_VALUES.get(name, ())
+        unknown = sorted(set(map(str, how)) - CONFIGURATION_KEYS - set(needed) - set(optional))
         missing = [key for key in needed if how.get(key) in (None, "")]
         if unknown or missing:
             fault(f"'configurations.{name}': unknown keys {unknown}, missing values {missing} (needs {list(needed)})")
@@ -348,7 +352,7 @@ def _configurations(value: object, fault: Callable[[str], None]) -> dict[str, Co
         stdio, http = _servers(servers, lambda message, name=name: fault(f"'configurations.{name}': {message}"))
         found[name] = Configuration(
             name,
-            {key: str(how[key]) for key in needed},
+            {key: str(how[key]) for key in (*needed, *optional) if key in how},
             stdio,
             {t: s for t, s in http.items() if isinstance(s, HttpServer)},
             tuple(map(str, options)),
