@@ -36,6 +36,7 @@ from conformance.run.plugin import active_fault, run_client_process
 from conformance.run.targets import Target
 
 TOURS: dict[tuple[str, str, str, str], Tour] = {}  # (target, side, revision, transport) -> its tour
+TOUR_TRACES: dict[tuple[str, str, str, str], Path] = {}  # the same key -> the trace its session left
 
 
 def _trace(request: pytest.FixtureRequest, side: str, revision: str, transport: str) -> Path:
@@ -48,12 +49,20 @@ def _target(request: pytest.FixtureRequest) -> Target:
 
 
 def _shared(request: pytest.FixtureRequest, key: tuple[str, str, str, str], record: Callable[[], Tour]) -> Tour:
-    """The tour of ``key``: this process's, another worker's of the same run, or ``record()``'s."""
+    """The tour of ``key``: this process's, another worker's of the same run, or ``record()``'s; its trace is
+    the test's evidence (the trace its report names)."""
+    tour = _shared_tour(request, key, record)
+    if key in TOUR_TRACES:
+        request.node.stash[plugin.TRACE_KEY] = TOUR_TRACES[key]
+    return tour
+
+
+def _shared_tour(request: pytest.FixtureRequest, key: tuple[str, str, str, str], record: Callable[[], Tour]) -> Tour:
     if key in TOURS:
         return TOURS[key]
     run = getattr(request.config, "workerinput", {}).get("testrunuid")
     if run is None:  # one process: nothing to share
-        TOURS[key] = record()
+        TOURS[key], TOUR_TRACES[key] = record(), _trace(request, *key[1:])
         return TOURS[key]
     folder = plugin.run_directory(request.config) / "traces" / f"schema-tours-{run}"
     folder.mkdir(parents=True, exist_ok=True)
@@ -62,8 +71,10 @@ def _shared(request: pytest.FixtureRequest, key: tuple[str, str, str, str], reco
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the lock file closes
         if path.is_file():
             TOURS[key] = Tour(**json.loads(path.read_text(encoding="utf-8")))
+            TOUR_TRACES[key] = Path(path.with_suffix(".trace").read_text(encoding="utf-8"))
         else:
-            TOURS[key] = record()
+            TOURS[key], TOUR_TRACES[key] = record(), _trace(request, *key[1:])
+            path.with_suffix(".trace").write_text(str(TOUR_TRACES[key]), encoding="utf-8")
             path.write_text(json.dumps(dataclasses.asdict(TOURS[key])), encoding="utf-8")
     return TOURS[key]
 
