@@ -896,6 +896,14 @@ BREAKS: dict[str, tuple[str, Break]] = {
         CLIENT_TOUR,
         lambda ev: _tool_conversation(ev, [_tool_result("use-1"), _tool_result("use-never")]),
     ),
+    "resource-uri-schemes": (
+        "schema-tour-server-2025-06-18-stdio.jsonl",
+        lambda ev: _set_in(first(ev, is_result_of(ev, "resources/list"))[1]["result"]["resources"][0], "uri", "1bad:x"),
+    ),
+    "result-types-known": (
+        "resource-pages-2026-07-28-stdio.jsonl",
+        lambda ev: _set_in(first(ev, is_result_of(ev, "resources/list"))[1]["result"], "resultType", "partial"),
+    ),
     "ended-session-404": (
         "session-delete-2025-03-26-streamable-http.jsonl",
         lambda ev: [_set_in(e, "status", 200) for e in http_events(ev, S2C) if e["status"] == 404],

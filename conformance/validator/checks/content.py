@@ -237,3 +237,20 @@ def elicitation_url_valid(session: Session, judgement: Judgement, sides: frozens
         judgement.examine()
         if not URL.match(url):
             judgement.fail(request.seq, f"a URL-mode elicitation's url {url!r} is not a URL")
+
+
+@check("resources-custom-uri-scheme-rfc3986")
+def resource_uri_schemes(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Every resource and template the server lists has a URI whose scheme follows RFC 3986
+    (a letter, then letters, digits, +, - or .)."""
+    for method, listed, member in (
+        ("resources/list", "resources", "uri"),
+        ("resources/templates/list", "resourceTemplates", "uriTemplate"),
+    ):
+        for response, result in results_of(session, SERVER, method):
+            for item in result.get(listed) or []:
+                if isinstance(item, dict):
+                    judgement.examine()
+                    uri = item.get(member)
+                    if not (isinstance(uri, str) and URI_SCHEME.match(uri)):
+                        judgement.fail(response.seq, f"listed {member} {uri!r} has no RFC 3986 scheme")

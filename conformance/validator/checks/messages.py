@@ -10,6 +10,7 @@ from conformance.validator.session import (
     CLIENT,
     ERROR,
     MALFORMED,
+    META_CLIENT_CAPABILITIES,
     NOTIFICATION,
     REQUEST,
     RESULT,
@@ -355,3 +356,28 @@ def tasks_not_cancelled_by_notification(session: Session, judgement: Judgement, 
             judgement.fail(
                 message.seq, f"notifications/cancelled for the task-augmented {request.method} {request.id!r}"
             )
+
+
+CORE_RESULT_TYPES = frozenset({"complete", "input_required"})
+
+
+@check("messages-result-type-supported-set")
+def result_types_known(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A result's resultType is complete or input_required, unless an extension was advertised
+    (whose values this check cannot know)."""
+    advertised = any(
+        isinstance(capabilities, dict) and capabilities.get("extensions")
+        for capabilities in (
+            session.server_capabilities,
+            *(m.meta.get(META_CLIENT_CAPABILITIES) for m in session.messages),
+        )
+    )
+    for message in session.messages:
+        if message.kind != RESULT or message.sender not in sides or not isinstance(message.result, dict):
+            continue
+        value = message.result.get("resultType")
+        if value is None:
+            continue
+        judgement.examine()
+        if value not in CORE_RESULT_TYPES and not advertised:
+            judgement.fail(message.seq, f"the {message.sender}'s resultType {value!r}, with no extension advertised")
