@@ -253,7 +253,9 @@ def test_a_request_with_an_invalid_or_expired_token_is_answered_401(revision: st
 def test_the_server_validates_the_tokens_origin(revision: str, protected: Protected) -> None:
     """OAuth 2.1 section 5.2: a resource server makes sure the token is one its authorization server issued,
     untouched, and still valid. A token of another issuer (signed with the trusted key, so only the issuer
-    tells), one whose signature does not verify, and an expired one are each refused."""
+    tells), one whose signature does not verify, and an expired one are each refused. (On the default target the
+    signature and issuer are checked by the deployment's token verifier, conformance/fixtures/resource_server.py,
+    the SDK taking its verdict; expiry and the refusal's 401 are the SDK's.)"""
     server = accepting(protected)
     wrong = refused(
         server,
@@ -474,6 +476,8 @@ def test_offline_access_is_not_asked_for(revision: str, protected: Protected) ->
     url, document = located_metadata(protected)
     supported = document.get("scopes_supported") if isinstance(document, dict) else None
     listed = supported if isinstance(supported, list) else []
+    if not named and not listed:  # a server that names no scope anywhere left nothing to judge
+        pytest.skip("fixture-missing: the server names no scope in its 401 challenge nor in scopes_supported")
     where = ["the 401's challenge"] * ("offline_access" in named) + [f"scopes_supported at {url}"] * (
         "offline_access" in listed
     )
