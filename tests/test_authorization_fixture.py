@@ -555,6 +555,14 @@ def test_a_fault_rewrites_the_record_of_a_json_body(http, authorization_server) 
     assert seen.json()["application_type"] == "web" and registered.get("application_type") != "web"
 
 
+def test_a_fault_records_a_body_that_is_not_json_as_it_came(http, authorization_server) -> None:
+    """A request naming a JSON content type without a JSON body (a GET, a DELETE) is answered as without a fault."""
+    authorization_server.recorder.fault = Fault("set", "/register", "json.application_type", "web")
+    answered = http.get(authorization_server.issuer + "/jwks", headers={"Content-Type": "application/json"})
+    authorization_server.recorder.fault = None
+    assert answered.status_code == 200 and [seen.path for seen in authorization_server.seen] == ["/jwks"]
+
+
 def test_the_resource_moves_to_another_authorization_server_once_it_took_a_token(
     http, protected_resource, authorization_server
 ) -> None:
