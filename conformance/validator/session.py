@@ -182,6 +182,15 @@ class Session:
                     found.setdefault((message.sender, request.method), []).append(message)
         return found
 
+    @cached_property
+    def notifications_by_method(self) -> dict[tuple[str, str], list[Message]]:
+        """(sender, method) -> its notifications, in order."""
+        found: dict[tuple[str, str], list[Message]] = {}
+        for message in self.messages:
+            if message.kind == NOTIFICATION and message.method is not None:
+                found.setdefault((message.sender, message.method), []).append(message)
+        return found
+
     def answers_to(self, request: Message) -> list[Message]:
         return [r for r in self.responses.get((request.sender, request.key), []) if r.seq >= request.seq]
 

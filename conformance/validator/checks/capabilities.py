@@ -97,7 +97,7 @@ def _offered_without_declaring(session: Session, judgement: Judgement, feature: 
     if session.server_capabilities is None:
         return
     offers = [(m, method) for method in methods for m in session.results_by_method.get((SERVER, method), [])]
-    offers += [(m, m.method) for m in session.sent_by(SERVER, NOTIFICATION) if m.method in methods]
+    offers += [(m, method) for method in methods for m in session.notifications_by_method.get((SERVER, method), [])]
     for message, method in sorted(offers, key=lambda offer: offer[0].seq):
         judgement.examine()
         if not declared(session.server_capabilities, (feature,)):
