@@ -527,7 +527,8 @@ FOREIGN_CALLBACK = "http://mcp-matrix.example/callback"  # neither localhost nor
 class Hosted:
     """The server under test as its own authorization server: its MCP endpoint, the scopes a request needs, two
     peers, ``plain`` for the steps on the way and ``peer`` (with the test's fault) for the judged ones, and the
-    decisions its configuration says the suite's own code makes (its value ``decided-by-the-suite``)."""
+    decisions its configuration says the suite's own code makes (its value ``decided-by-the-suite``:
+    ``refresh-token-rotation``, ``success-redirect``)."""
 
     url: str
     scopes: list[str]
@@ -921,28 +922,35 @@ def error_redirect(hosted: Hosted, client_id: str) -> Exchange:
     return hosted.authorize(client_id, CALLBACK, judged=True, scope="mcp-matrix:unknown")
 
 
+def targets_redirects(hosted: Hosted, client_id: str) -> dict[str, Exchange]:
+    """The authorization responses the target builds: its error redirect (RFC 6749 section 4.1.2.1), and its
+    success redirect unless the suite's own code builds that (``decided-by-the-suite: success-redirect``: on the
+    default target the SDK's endpoint redirects to the URL the provider returns, the fixture's here, L-190)."""
+    answers = {"error": error_redirect(hosted, client_id)}
+    if "success-redirect" not in hosted.decided_by_the_suite:
+        answers["success"] = hosted.authorize(client_id, CALLBACK, judged=True)
+    return answers
+
+
 @for_req("authorization-as-iss-in-authorization-responses", "server")
 def test_the_authorization_servers_responses_carry_its_issuer(revision: str, hosted: Hosted) -> None:
-    """RFC 9207: the success redirect (on the default target, built by the fixture's provider) and the error
-    redirect (built by the SDK's authorization endpoint) both carry ``iss``, the issuer."""
-    client_id = hosted.registered([CALLBACK])
-    answers = {
-        "success": hosted.authorize(client_id, CALLBACK, judged=True),
-        "error": error_redirect(hosted, client_id),
-    }
-    precondition(all(redirection(a) for a in answers.values()), f"not both redirected: {answers}")
+    """RFC 9207: the authorization responses the target builds, its error redirect among them, carry ``iss``, the
+    issuer."""
+    answers = targets_redirects(hosted, hosted.registered([CALLBACK]))
+    precondition(all(redirection(a) for a in answers.values()), f"not all redirected: {answers}")
     wrong = {name: redirection(a) for name, a in answers.items() if redirect_parameters(a).get("iss") != hosted.base}
     assert not wrong, f"authorization responses without iss={hosted.base}: {wrong}"
 
 
 @for_req("authorization-as-advertises-iss-support", "server")
 def test_the_authorization_server_advertises_the_issuer_it_returns(revision: str, hosted: Hosted) -> None:
-    """Where the authorization responses carry ``iss``, the metadata states
+    """Where the authorization responses the target builds carry ``iss``, the metadata states
     ``authorization_response_iss_parameter_supported: true``."""
-    client_id = hosted.registered([CALLBACK])
-    answer = hosted.authorize(client_id, CALLBACK, judged=True)
-    if "iss" not in redirect_parameters(answer):
-        pytest.skip("fixture-missing: the server's authorization responses carry no iss")
+    answers = targets_redirects(hosted, hosted.registered([CALLBACK]))
+    if not any("iss" in redirect_parameters(answer) for answer in answers.values()):
+        pytest.skip(
+            f"fixture-missing: the authorization responses the target builds ({', '.join(answers)}) carry no iss"
+        )
     document = hosted.document(f"{hosted.base}{AS_METADATA_PATH}", judged=True) or {}
     stated = document.get("authorization_response_iss_parameter_supported")
     assert stated is True, (

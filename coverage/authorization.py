@@ -144,9 +144,10 @@ COVERS: list[Cover] = [
     # -- server side: the MCP server as its own authorization server (the target's oauth-hosted configuration). On
     # the default target the routes and handlers are the SDK's, storage and policy the fixture's provider's
     # (conformance/fixtures/authorization_host.py): refresh rotation, the success response's iss and delegation are
-    # that provider's (the deployment's), each test says which; rotation, wholly the provider's, is fixture-missing
-    # there (the profile's decided-by-the-suite, L-190). GET faults hit the judged metadata and authorization
-    # requests, POST faults the judged registration and token requests; the steps on the way are never faulted.
+    # that provider's (the deployment's), each test says which; the profile names rotation and the success redirect
+    # in decided-by-the-suite (L-190), and their tests leave them out there. GET faults hit the judged metadata and
+    # authorization requests, POST faults the judged registration and token requests; the steps on the way are never
+    # faulted.
     Cover(
         "authorization-server-as-metadata",
         "server",
