@@ -30,6 +30,7 @@ from conformance.validator.checks import (
     pagination,
     progress,
     sampling,
+    sse,
     tasks,
 )
 from conformance.validator.checks.schema import schema_check
@@ -47,6 +48,7 @@ CHECK_MODULES = (
     pagination,
     progress,
     sampling,
+    sse,
     tasks,
 )  # each registers its checks
 

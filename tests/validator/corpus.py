@@ -223,10 +223,100 @@ def tasks_session() -> list[Event]:
     return renumber(events)
 
 
+def _http(direction: str, transport: str, method: str, headers: dict, **fields: Any) -> Event:
+    return _event(direction, transport, kind="http", method=method, headers=headers, **fields)
+
+
+def sse_session() -> list[Event]:
+    """A 2024-11-05 HTTP+SSE session as the capture records it: the GET opening the event stream, its
+    endpoint event, then each message POSTed to that endpoint."""
+    endpoint = "/messages?session_id=corpus-session"
+    version = "2024-11-05"
+    events = [
+        _http(C2S, "sse", "GET", {"Accept": "text/event-stream"}, path="/sse"),
+        _http(S2C, "sse", "GET", {"content-type": "text/event-stream"}, status=200, path="/sse"),
+        _event(S2C, "sse", kind="lifecycle", event="endpoint", data=endpoint),
+    ]
+    exchange = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": version,
+                "capabilities": {},
+                "clientInfo": {"name": "corpus", "version": "1"},
+            },
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {
+                "protocolVersion": version,
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "corpus", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        None,
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}},
+    ]
+    for request, answer in zip(exchange[::2], exchange[1::2], strict=True):
+        events += [
+            client_message(request, "sse"),
+            _http(C2S, "sse", "POST", {"content-type": "application/json"}, path=endpoint),
+            _http(S2C, "sse", "POST", {}, status=202, path=endpoint),
+        ]
+        if answer is not None:
+            events.append(server_message(answer, "sse"))
+    return renumber(events)
+
+
+def event_ids_session() -> list[Event]:
+    """A 2025-11-25 Streamable HTTP session whose answers came as SSE events with ids, as the capture records
+    them (``sse_id``)."""
+    version, transport = "2025-11-25", "streamable-http"
+    accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    session_headers = {**accept, "mcp-session-id": "corpus-session", "mcp-protocol-version": version}
+    stream = {"content-type": "text/event-stream", "mcp-session-id": "corpus-session"}
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "corpus", "version": "1"}},
+    }
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    result = {
+        "protocolVersion": version,
+        "capabilities": {"tools": {}},
+        "serverInfo": {"name": "corpus", "version": "1"},
+    }
+    tools = {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}
+    events = [
+        client_message(initialize, transport),
+        _http(C2S, transport, "POST", accept),
+        _http(S2C, transport, "POST", stream, status=200),
+        {**server_message({"jsonrpc": "2.0", "id": 1, "result": result}, transport), "sse_id": "stream-1-event-1"},
+        client_message(initialized, transport),
+        _http(C2S, transport, "POST", session_headers),
+        _http(S2C, transport, "POST", {"mcp-session-id": "corpus-session"}, status=202),
+        client_message({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, transport),
+        _http(C2S, transport, "POST", session_headers),
+        _http(S2C, transport, "POST", stream, status=200),
+        {**server_message({"jsonrpc": "2.0", "id": 2, "result": tools}, transport), "sse_id": "stream-2-event-1"},
+    ]
+    return renumber(events)
+
+
 TASKS = "tasks-2025-11-25-stdio.jsonl"
 MODERN_SERVER = "schema-tour-server-2026-07-28-stdio.jsonl"
 CLIENT_TOUR = "schema-tour-client-2025-11-25-stdio.jsonl"
-GENERATED_CONFORMING = {TASKS: tasks_session}
+GENERATED_CONFORMING = {
+    TASKS: tasks_session,
+    "sse-2024-11-05.jsonl": sse_session,
+    "event-ids-2025-11-25-streamable-http.jsonl": event_ids_session,
+}
 
 
 # -- the breaks: one per check ---------------------------------------------------------------------------
@@ -903,6 +993,18 @@ BREAKS: dict[str, tuple[str, Break]] = {
     "result-types-known": (
         "resource-pages-2026-07-28-stdio.jsonl",
         lambda ev: _set_in(first(ev, is_result_of(ev, "resources/list"))[1]["result"], "resultType", "partial"),
+    ),
+    "endpoint-event-on-connect": (
+        "sse-2024-11-05.jsonl",
+        lambda ev: ev.remove(next(e for e in ev if e["kind"] == "lifecycle" and e["event"] == "endpoint")),
+    ),
+    "posts-go-to-the-endpoint": (
+        "sse-2024-11-05.jsonl",
+        lambda ev: _set_in(http_events(ev, C2S, "POST")[-1], "path", "/elsewhere"),
+    ),
+    "event-ids-unique": (
+        "event-ids-2025-11-25-streamable-http.jsonl",
+        lambda ev: _set_in(next(e for e in reversed(ev) if "sse_id" in e), "sse_id", "stream-1-event-1"),
     ),
     "ended-session-404": (
         "session-delete-2025-03-26-streamable-http.jsonl",
