@@ -87,3 +87,10 @@ def test_the_validator_imports_no_sdk_and_no_clock_or_network() -> None:
             "import mcp",
         ):
             assert forbidden not in text, (source.name, forbidden)
+
+
+def test_the_registry_listing_names_every_row() -> None:
+    listing = registry.describe().splitlines()
+    assert len([line for line in listing if not line.startswith(("  ", f"{len(registry.checks())} checks"))]) == len(
+        registry.rows()
+    )

@@ -59,10 +59,14 @@ AUTHORIZATION = "authorization server and OAuth flow: not in an MCP session's me
 DOCUMENTATION = "about the implementation's design, documentation or configuration, not one session"
 NOT_ON_THE_WIRE = "not visible in a trace: framing bytes, SSE event fields, process handling, timing"
 NO_CHECK_YET = "no trace check yet: the validator's to-do list"
+APPS_HOST_AND_VIEW = (
+    "an MCP Apps host or view obligation: rendering, sandboxing, the host-view channel; not in a client-server trace"
+)
 
 EXCLUSION_REASONS = (
     PERMISSION,
     AUTHORIZATION,
+    APPS_HOST_AND_VIEW,
     USER_INTERFACE,
     DOCUMENTATION,
     NOT_ON_THE_WIRE,
@@ -80,7 +84,8 @@ def _words(pattern: str) -> Callable[[dict], bool]:
 EXCLUSION_RULES: tuple[tuple[str, Callable[[dict], bool]], ...] = (
     (PERMISSION, lambda row: row["level"] == "MAY"),
     (AUTHORIZATION, lambda row: row["area"] == "authorization"),
-    (USER_INTERFACE, lambda row: row["area"] == "apps" and row["side"] == "client"),  # the host renders views
+    (APPS_HOST_AND_VIEW, lambda row: row["id"].startswith(("apps-host-", "apps-view-"))),
+    (NO_CHECK_YET, lambda row: row["area"] == "apps"),  # a server's UI tools and resources: on the wire
     (
         USER_INTERFACE,
         _words(
@@ -120,6 +125,8 @@ EXCLUDED_BY_ID: dict[str, str] = {
     "security-document-implications": DOCUMENTATION,
     "sampling-tool-result-message-exclusive": NO_CHECK_YET,  # a "user-role message" is on the wire
     "tasks-poll-until-terminal": NO_CHECK_YET,
+    "apps-host-read-ui-resource": NO_CHECK_YET,  # a resources/read on the wire
+    "apps-host-capability-mime-types": NO_CHECK_YET,  # the host's capabilities, on the wire
     "elicitation-no-sensitive-info": INTERNAL_STATE,  # what counts as sensitive is the server's knowledge
 }
 
@@ -214,3 +221,27 @@ def account() -> Accounting:
     unknown = sorted({r for check in checks() for r in check.requirements if r not in catalogue_rows})
     rows_judged = sum(1 for requirement in catalogue_rows if requirement in judged_by())
     return Accounting(judged, excluded, unaccounted, unknown, rows_judged, rows_excluded)
+
+
+def describe() -> str:
+    """The registry as a reader checks it: totals, then every row with the check that judges it or the
+    reason it is excluded (``python -m conformance.validator.registry``)."""
+    accounting = account()
+    lines = [
+        f"{len(checks())} checks judge {accounting.rows_judged} rows ({accounting.judged} row-revision cells); "
+        f"{sum(accounting.rows_excluded.values())} rows ({sum(accounting.excluded.values())} cells) excluded; "
+        f"{len(accounting.unaccounted)} unaccounted",
+    ]
+    for reason, count in accounting.rows_excluded.most_common():
+        lines.append(f"  excluded {count:4d} rows, {accounting.excluded[reason]:4d} cells: {reason}")
+    for requirement, row in sorted(rows().items()):
+        check = judged_by().get(requirement)
+        verdict = f"check {check.name}" if check else f"excluded: {exclusions()[requirement].reason}"
+        lines.append(
+            f"{requirement}  [{row['level']}, {row['side']}, {row['revisions'][0]}..{row['revisions'][-1]}]  {verdict}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(describe(), end="")
