@@ -52,7 +52,7 @@ from conformance.matrix.covers import registry, run_gaps
 from conformance.run import reports, targets
 from conformance.run.outcomes import FALSIFY_OUTCOMES, OUTCOMES, SKIP_OUTCOMES, UNCOUNTED, failure_outcome, skip_outcome
 from conformance.run.revisions import Spoken, spoken_by
-from conformance.run.targets import FIXTURE, FIXTURE_SERVER_MODULE, Target
+from conformance.run.targets import FIXTURE, FIXTURE_SERVER_MODULE, Target, TargetGap
 
 if TYPE_CHECKING:  # imported where first needed: only the authorization tests pay for it
     from conformance.harness.authorization import AuthorizationServer
@@ -758,11 +758,7 @@ def gap_reason(item: pytest.Item, profile: Target) -> str | None:
     A finding (``F-NNN``) in the coverage modules was found against the default target; another
     target runs that cell and is judged on it, unless its own profile gaps it.
     """
-    requirement = item.get_closest_marker("requirement")
-    if requirement is None:
-        return None
-    revision = item.callspec.params.get("revision")
-    own = profile.gap_of(requirement.args[0], revision, requirement.args[1], transport_of(item))
+    own = _profile_gap(item, profile)
     if own is not None:
         return f"gap: {own.ref} {own.why} (target {profile.name})"
     gapped = item.get_closest_marker("gapped")
@@ -773,12 +769,17 @@ def gap_reason(item: pytest.Item, profile: Target) -> str | None:
 
 def _not_offered_by(item: pytest.Item, profile: Target) -> bool:
     """Whether ``profile`` gaps the item's cell as a feature its implementation does not offer (N-NNN)."""
+    gap = _profile_gap(item, profile)
+    return gap is not None and gap.ref.startswith("N-")
+
+
+def _profile_gap(item: pytest.Item, profile: Target) -> TargetGap | None:
+    """The gap ``profile`` itself gives the item's cell (at its transport), if any."""
     requirement = item.get_closest_marker("requirement")
     if requirement is None:
-        return False
+        return None
     revision = item.callspec.params.get("revision")
-    gap = profile.gap_of(requirement.args[0], revision, requirement.args[1], transport_of(item))
-    return gap is not None and gap.ref.startswith("N-")
+    return profile.gap_of(requirement.args[0], revision, requirement.args[1], transport_of(item))
 
 
 def active_fault(request: pytest.FixtureRequest) -> Fault | None:
