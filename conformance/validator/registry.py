@@ -100,8 +100,9 @@ EXCLUSION_RULES: tuple[tuple[str, Callable[[dict], bool]], ...] = (
     (
         NOT_ON_THE_WIRE,
         _words(
-            r"\b(newline|stderr|stdout|stdin|process|kill|exit|restart|reconnect|retry|event ID|Last-Event-ID|"
-            r"timeout|times out|promptly|delay|interval|rate|priming|stream|connection|bind|listen|launch)\b"
+            r"\b(newline|stderr|stdout|stdin|the process|server process|kill|exit|exits|restart|reconnect|"
+            r"`retry` field|event ID|Last-Event-ID|timeout|times out|promptly|delay|interval|rate|priming|"
+            r"stream|connection|bind|launch)\b"
         ),
     ),
     (
