@@ -1223,6 +1223,8 @@ def test_the_client_sends_its_token_on_every_request(
 def test_the_client_puts_no_token_in_a_query_string(
     revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
 ) -> None:
+    """No request of the client, to the MCP server or to the authorization server, has an access token in its
+    query string (as access_token, or as the value of any parameter)."""
     run = oauth_run(client_launcher, revision, protected_resource)
 
     def check() -> None:
@@ -1232,7 +1234,7 @@ def test_the_client_puts_no_token_in_a_query_string(
             for seen in protected_resource.seen
             if "authorization" in seen.headers
         }
-        for seen in protected_resource.seen:
+        for seen in protected_resource.seen + authorization_server.seen:
             values = {value for values in seen.query.values() for value in values}
             assert "access_token" not in seen.query and not values & tokens, (
                 f"{seen.method} {seen.path} carried an access token in its query: {seen.query}"
