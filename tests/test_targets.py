@@ -136,6 +136,36 @@ configurations:
     assert configured.values == {"token": "abc"} and configured.http["streamable-http"].url.endswith("{port}/mcp")
 
 
+def test_a_configuration_may_state_its_optional_values_and_no_other(tmp_path: Path) -> None:
+    """oauth-hosted's decided-by-the-suite is optional and kept with the values; no other configuration has it."""
+    path = profile(
+        tmp_path,
+        """name: other
+server: {stdio: "other --stdio"}
+configurations:
+  oauth-hosted:
+    scopes: read
+    decided-by-the-suite: refresh-token-rotation
+    streamable-http: {url: "http://127.0.0.1:1/mcp"}
+  oauth:
+    scopes: read
+    streamable-http: {url: "http://127.0.0.1:2/mcp"}
+""",
+    )
+    configured = targets.load(path).configurations
+    assert configured["oauth-hosted"].values == {"scopes": "read", "decided-by-the-suite": "refresh-token-rotation"}
+    assert configured["oauth"].values == {"scopes": "read"}
+    refused = profile(
+        tmp_path,
+        """name: other
+configurations:
+  oauth: {scopes: read, decided-by-the-suite: x, streamable-http: {url: "http://127.0.0.1:2/mcp"}}
+""",
+    )
+    with pytest.raises(InputErrors, match=r"unknown keys \['decided-by-the-suite'\]"):
+        targets.load(refused)
+
+
 def test_bad_revisions_built_on_and_configurations_are_refused_with_their_lines(tmp_path: Path) -> None:
     path = profile(
         tmp_path,
