@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from conformance import PROJECT_ROOT
-from conformance.catalogue.errors import InputError, InputErrors
+from conformance.catalogue.errors import InputError, InputErrors, parse_yaml
 from conformance.catalogue.rows import Catalogue, parse_revisions
 from conformance.catalogue.vocabulary import EXTENSIONS, REVISIONS, SIDES
 
@@ -77,8 +77,7 @@ class Overrides:
 def _entries(path: Path, text: str, key: str, errors: list[InputError]) -> list[tuple[dict, int]]:
     """(entry, line) for each mapping under ``key``; YAML's own node marks give the lines."""
     try:
-        root = yaml.compose(text)
-        data = yaml.safe_load(text)
+        root, data = parse_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         errors.append(InputError(path, mark.line + 1 if mark else None, f"not valid YAML: {exc}"))

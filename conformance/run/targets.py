@@ -57,7 +57,7 @@ from pathlib import Path
 import yaml
 
 from conformance import PROJECT_ROOT
-from conformance.catalogue.errors import InputError, InputErrors
+from conformance.catalogue.errors import InputError, InputErrors, parse_yaml
 from conformance.catalogue.rows import parse_revisions
 from conformance.catalogue.vocabulary import SIDES
 from conformance.harness.roles import ROLES, Binding, bind, bindings
@@ -250,8 +250,7 @@ def load(path: Path, requirements: dict[str, dict] | None = None) -> Target:
         raise InputErrors([InputError(path, None, f"no such target profile (known in targets/: {known})")])
     text = path.read_text(encoding="utf-8")
     try:
-        root = yaml.compose(text)
-        data = yaml.safe_load(text)
+        root, data = parse_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise InputErrors([InputError(path, mark.line + 1 if mark else None, f"not valid YAML: {exc}")]) from None
