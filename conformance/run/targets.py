@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import yaml
@@ -193,7 +194,16 @@ class Target:
         return self.fixtures == ALL_FIXTURES or name in self.fixtures
 
     def gap_of(self, requirement: str, revision: str, side: str, transport: str = "") -> TargetGap | None:
-        return next((gap for gap in self.gaps if gap.holds(requirement, revision, side, transport)), None)
+        candidates = self._gaps_by_requirement.get(requirement, ())
+        return next((gap for gap in candidates if gap.holds(requirement, revision, side, transport)), None)
+
+    @cached_property
+    def _gaps_by_requirement(self) -> dict[str, list[TargetGap]]:
+        """The gaps by requirement id, in order: every test item asks, and a profile has hundreds."""
+        index: dict[str, list[TargetGap]] = {}
+        for gap in self.gaps:
+            index.setdefault(gap.requirement, []).append(gap)
+        return index
 
     def with_command_line(
         self, server_command: str | None, server_url: str | None, client_command: str | None
