@@ -21,6 +21,7 @@ import pytest
 
 from conformance.fixtures.user_agent import (
     CLIENT_METADATA_URL,
+    CLIENT_METADATA_URL_VARIABLE,
     OAUTH_REDIRECT_URI,
     PREREGISTERED_CLIENT_ID,
     PREREGISTERED_ISSUER_VARIABLE,
@@ -1631,21 +1632,42 @@ def test_without_metadata_document_support_the_client_may_register(
     run.judge(lambda: check_registered_before_authorizing(authorization_server))
 
 
+def is_https_url_with_a_path(client_id: str) -> bool:
+    parts = urllib.parse.urlsplit(client_id)
+    return parts.scheme == "https" and parts.path not in ("", "/")
+
+
 @for_req("authorization-client-cimd-client-id-url", "client")
 def test_the_metadata_document_client_id_is_an_https_url_with_a_path(
     revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
 ) -> None:
+    """Every URL client ID the client names is an https URL with a path: with the document URL the host configures
+    (which it uses), and with one the host gets wrong (plain http, no path), which it must use in no request (it
+    may refuse it or fall back to another client ID). The document URL is the host's choice: only the second run
+    gives the client a URL to refuse."""
     run = cimd_run(client_launcher, revision, protected_resource, authorization_server, advertised=True)
 
-    def check() -> None:
+    def named_urls() -> list[str]:
         named = [client_id_of(s) for s in authorization_server.requests_to("/authorize")]
         named += [client_id_of(s) for s in authorization_server.requests_to("/token")]
-        urls = [client_id for client_id in named if is_url_client_id(client_id)]
-        precondition(urls, f"the client used no metadata document URL as client ID ({named})")
-        wrong = [url for url in urls if (p := urllib.parse.urlsplit(url)).scheme != "https" or p.path in ("", "/")]
+        return [client_id for client_id in named if is_url_client_id(client_id)]
+
+    def check() -> None:
+        urls = named_urls()
+        precondition(urls, "the client used no metadata document URL as client ID")
+        wrong = [url for url in urls if not is_https_url_with_a_path(url)]
         assert not wrong, f"client IDs that are not https URLs with a path: {wrong}"
 
     run.judge(check)
+    misconfigured = "http://client.mcp-matrix.example/"
+    authorization_server.reset()
+    authorization_server.misbehaviour = Misbehaviour(
+        client_id_metadata_documents=True, known_clients={misconfigured: CIMD_DOCUMENT | {"client_id": misconfigured}}
+    )
+    env = {CLIENT_METADATA_URL_VARIABLE: misconfigured}
+    run_client_process(client_launcher, "oauth_cimd", revision, [protected_resource.url], env=env)
+    used = [url for url in named_urls() if not is_https_url_with_a_path(url)]
+    assert not used, f"configured with the document URL {misconfigured}, the client used it as client ID: {used}"
 
 
 @for_req("authorization-client-cimd-private-key-jwt", "client")
