@@ -171,9 +171,12 @@ def registry() -> tuple[dict[str, dict], Coverage]:
 
 def node_id(function: Callable[..., object]) -> str:
     """The pytest node id (without parameters) of a test function defined at module or class level."""
-    source = Path(inspect.getsourcefile(function) or "").resolve()
-    relative = source.relative_to(PROJECT_ROOT).as_posix()
-    return f"{relative}::{function.__qualname__.replace('.', '::')}"
+    return f"{_project_path(inspect.getfile(function))}::{function.__qualname__.replace('.', '::')}"
+
+
+@cache
+def _project_path(filename: str) -> str:
+    return Path(filename).resolve().relative_to(PROJECT_ROOT).as_posix()
 
 
 def run_gaps() -> bool:
