@@ -1006,6 +1006,18 @@ BREAKS: dict[str, tuple[str, Break]] = {
         "event-ids-2025-11-25-streamable-http.jsonl",
         lambda ev: _set_in(next(e for e in reversed(ev) if "sse_id" in e), "sse_id", "stream-1-event-1"),
     ),
+    "server-stdout-only-mcp": (
+        "schema-tour-server-2025-06-18-stdio.jsonl",
+        lambda ev: ev.append(
+            _event(S2C, "stdio", kind="lifecycle", event="unparsable", data="Server started!", reason="not JSON")
+        ),
+    ),
+    "client-stdin-only-mcp": (
+        "schema-tour-server-2025-06-18-stdio.jsonl",
+        lambda ev: ev.append(
+            _event(C2S, "stdio", kind="lifecycle", event="unparsable", data="hello?", reason="not JSON")
+        ),
+    ),
     "ended-session-404": (
         "session-delete-2025-03-26-streamable-http.jsonl",
         lambda ev: [_set_in(e, "status", 200) for e in http_events(ev, S2C) if e["status"] == 404],

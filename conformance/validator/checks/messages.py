@@ -3,9 +3,11 @@ request, result or error, never both), error objects and codes, notifications wi
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from conformance.validator.judgement import Judgement, check
+from conformance.validator.reader import Event
 from conformance.validator.session import (
     CLIENT,
     ERROR,
@@ -381,3 +383,35 @@ def result_types_known(session: Session, judgement: Judgement, sides: frozenset[
         judgement.examine()
         if value not in CORE_RESULT_TYPES and not advertised:
             judgement.fail(message.seq, f"the {message.sender}'s resultType {value!r}, with no extension advertised")
+
+
+def _stdio_units(session: Session, direction: str) -> Iterator[Event]:
+    """Each line one side wrote on stdio: a message, or one the recorder could not parse (``unparsable``)."""
+    for event in session.events:
+        if event["transport"] != "stdio" or event["direction"] != direction:
+            continue
+        if event["kind"] == "message" or (event["kind"] == "lifecycle" and event["event"] == "unparsable"):
+            yield event
+
+
+def _only_mcp_on_stdio(session: Session, judgement: Judgement, direction: str, side: str) -> None:
+    for event in _stdio_units(session, direction):
+        judgement.examine()
+        if event["kind"] == "lifecycle":
+            text = str(event.get("data", ""))[:60]
+            judgement.fail(
+                event["seq"], f"the {side} wrote a line that is no MCP message: {text!r} ({event.get('reason')})"
+            )
+
+
+@check("stdio-server-stdout-only-mcp")
+def server_stdout_only_mcp(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A stdio server writes nothing but MCP messages on stdout (a recorder keeps any other line as
+    unparsable)."""
+    _only_mcp_on_stdio(session, judgement, "server-to-client", SERVER)
+
+
+@check("stdio-client-stdin-only-mcp")
+def client_stdin_only_mcp(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A stdio client writes nothing but MCP messages on the server's stdin."""
+    _only_mcp_on_stdio(session, judgement, "client-to-server", CLIENT)
