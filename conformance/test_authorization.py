@@ -1461,7 +1461,9 @@ def test_the_client_uses_only_redirect_uris_it_registered(
 def test_every_redirect_uri_is_on_localhost_or_https(
     revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
 ) -> None:
-    """Every redirect URI the client registers or sends is an https URI or an http one on this machine."""
+    """Every redirect URI the client registers or sends is an https URI or an http one on this machine. A client
+    library uses the redirect URI its host configures: where that is only the one the suite's driver gives it
+    (OAUTH_REDIRECT_URI), the choice is the suite's, and there is nothing of the client's to judge (L-191)."""
     run = oauth_run(client_launcher, revision, protected_resource)
 
     def check() -> None:
@@ -1472,6 +1474,8 @@ def test_every_redirect_uri_is_on_localhost_or_https(
         ]
         every = registered + redirect_uris_used(authorization_server)
         precondition(every, "the client named no redirect URI")
+        if set(every) == {OAUTH_REDIRECT_URI}:
+            pytest.skip("fixture-missing: the client's only redirect URI is the one the suite's driver configures")
         elsewhere = [uri for uri in every if not is_loopback_or_https(str(uri))]
         assert not elsewhere, f"redirect URIs neither https nor on localhost: {elsewhere}"
 
