@@ -1104,15 +1104,19 @@ def test_the_client_redeems_no_code_of_a_response_from_another_issuer(
     revision: str, client_launcher: Launcher, protected_resource: ProtectedResource, authorization_server
 ) -> None:
     """The authorization response's ``iss`` names another issuer than the one the client recorded: the client
-    sends its code to no token endpoint."""
+    sends its code to no token endpoint, whatever the metadata says of iss support (advertised, stated false, not
+    stated: the table's first and third rows)."""
     going_through(client_launcher, revision, protected_resource, authorization_server, redirect_issuer=OWN_ISSUER)
-    authorization_server.misbehaviour = Misbehaviour(redirect_issuer=WRONG_ISSUER)
-    oauth_run(client_launcher, revision, protected_resource)
-    the_one(authorization_server.requests_to("/authorize"), "authorization request")
-    sent = [seen.form for seen in authorization_server.requests_to("/token")]
-    assert not sent, (
-        f"the authorization response's iss was {WRONG_ISSUER}, yet the client sent the token endpoint {sent}"
-    )
+    stated = {
+        "advertised": {},
+        "stated false": {"iss_parameter_supported": False},
+        "not stated": {"metadata_overrides": {"authorization_response_iss_parameter_supported": None}},
+    }
+    for support, switches in stated.items():
+        authorization_server.reset()
+        authorization_server.misbehaviour = Misbehaviour(redirect_issuer=WRONG_ISSUER, **switches)
+        oauth_run(client_launcher, revision, protected_resource)
+        check_no_code_redeemed(authorization_server, f"the response's iss was {WRONG_ISSUER} (iss support {support})")
 
 
 @for_req("authorization-client-protected-resource-metadata", "client")
