@@ -2,7 +2,9 @@
 
 The suite talks to the server as an Apps host would: it declares the extension with the app MIME type
 (in the initialize request, or at 2026-07-28 in each request's ``_meta``), lists the tools and
-resources, and reads every UI resource a tool names. Seven checks, each with a stable id, judge what
+resources, reads every UI resource a tool names, and calls the UI-linked tools it can call (the profile's
+``app-tool``, and those that take no argument); a second session, whose host leaves the extension out,
+shows what a host without Apps is offered and answered. Eight checks, each with a stable id, judge what
 it finds (``CHECKS``); each test holds one catalogue row (the apps area of docs/spec/requirements.md)
 and belongs to one check. ``python -m conformance apps --target T`` runs them and sums them up per
 check (conformance/cli/apps.py).
@@ -18,6 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
@@ -26,8 +29,10 @@ import pytest
 from jsonschema import Draft202012Validator, SchemaError, validators
 
 from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_CAPABILITIES_META
-from conformance.harness.peer import Peer
+from conformance.harness.peer import Peer, precondition
+from conformance.harness.scripted_server import SCRIPTED_TOOL, ScriptedServer
 from conformance.matrix.covers import for_req
+from conformance.run.plugin import ClientRun, SessionFactory
 
 APPS_EXTENSION = "io.modelcontextprotocol/ui"
 APP_MIME_TYPE = "text/html;profile=mcp-app"
@@ -74,6 +79,12 @@ CHECKS: dict[str, tuple[str, ...]] = {
         "test_a_listed_ui_resource_meta_has_the_declared_shape",
         "test_a_read_ui_resource_meta_has_the_declared_shape",
     ),
+    "ui-tool-graceful-degradation": (
+        "test_a_ui_tool_result_carries_content",
+        "test_a_host_without_the_extension_gets_no_ui_link",
+        "test_a_ui_tool_answers_a_host_without_the_extension_in_text",
+        "test_a_server_may_offer_a_host_without_the_extension_other_tool_versions",
+    ),
 }
 
 
@@ -90,12 +101,20 @@ def host_request(peer: Peer, method: str, params: dict[str, Any] | None = None) 
     return peer.rpc(method, params, check=False)
 
 
-def host_list(peer: Peer, method: str, key: str) -> list[dict]:
-    """Every item of every page of ``method``; a refusal is an empty list (the server offers none)."""
+def plain_request(peer: Peer, method: str, params: dict[str, Any] | None = None) -> dict:
+    """``method`` as a host without the extension sends it: its capabilities (the session's, or at 2026-07-28 the
+    request's ``_meta``) do not name it."""
+    peer.open()
+    return peer.rpc(method, params, check=False)
+
+
+def host_list(peer: Peer, method: str, key: str, send: Callable[..., dict] = host_request) -> list[dict]:
+    """Every item of every page of ``method`` (sent by ``send``: as an Apps host, unless told); a refusal is an
+    empty list (the server offers none)."""
     items: list[dict] = []
     params: dict[str, Any] = {}
     for _ in range(MAX_PAGES):
-        result = host_request(peer, method, params or None).get("result")
+        result = send(peer, method, params or None).get("result")
         if not isinstance(result, dict):
             return items
         items.extend(item for item in result.get(key) or [] if isinstance(item, dict))
@@ -491,3 +510,174 @@ def test_a_listed_ui_resource_meta_has_the_declared_shape(revision: str, transpo
 def test_a_read_ui_resource_meta_has_the_declared_shape(revision: str, transport: str, peer: Peer) -> None:
     items = [item for _, contents in read_contents(peer, apps_surface(peer)) for item in contents]
     assert_meta_shapes("as read", [(item.get("uri"), ui_meta(item)) for item in items if isinstance(item, dict)])
+
+
+# -- ui-tool-graceful-degradation ---------------------------------------------------------------------
+# What a UI-linked tool answers, and what the server offers a host whose capabilities leave the extension out: a
+# second session with the server (at 2026-07-28, requests whose _meta declares no extension).
+
+TEXT_ONLY = ("text",)
+SUBSTANTIAL = {"text": "text", "image": "data", "audio": "data", "resource_link": "uri", "resource": "resource"}
+
+
+def callable_ui_tools(peer: Peer, surface: Surface) -> dict[str, dict[str, Any]]:
+    """The UI-linked tools the suite can call, with their arguments: the profile's ``app-tool`` with its own, and
+    every one whose inputSchema requires no argument. Calling others would need arguments no one gave."""
+    tools = surface.require("no tool has UI metadata", surface.tools)
+    calls: dict[str, dict[str, Any]] = {}
+    app_tool = peer.roles.get("app-tool")
+    if app_tool is not None:
+        calls[app_tool.name] = app_tool.args()
+    for tool in tools:
+        schema = tool.get("inputSchema")
+        if isinstance(tool.get("name"), str) and isinstance(schema, dict) and not schema.get("required"):
+            calls.setdefault(tool["name"], {})
+    if not calls:
+        pytest.skip("fixture-missing: every UI-linked tool needs arguments and the profile binds no app-tool")
+    return calls
+
+
+def content_problem(result: dict, kinds: tuple[str, ...] | None = None) -> str | None:
+    """Why ``result``'s ``content`` says nothing (None: an item of one of ``kinds``, any kind by default, carries
+    something: text that is not blank, data, a link's URI, an embedded resource)."""
+    content = result.get("content")
+    if not isinstance(content, list) or not content:
+        return f"its content is {content!r}"
+    for item in content:
+        if isinstance(item, dict) and (kinds is None or item.get("type") in kinds):
+            carried = item.get(SUBSTANTIAL.get(str(item.get("type")), "type"))
+            if carried and (not isinstance(carried, str) or carried.strip()):
+                return None
+    wanted = "a text item" if kinds == TEXT_ONLY else "an item"
+    return f"it has no {wanted} of substance: {content!r:.200}"
+
+
+def non_host_listing(session: Peer) -> dict[str, dict]:
+    """The tools a host without the extension is offered, by name."""
+    listed = host_list(session, "tools/list", "tools", send=plain_request)
+    return {tool["name"]: tool for tool in listed if isinstance(tool.get("name"), str)}
+
+
+def links_a_ui(tool: dict) -> bool:
+    return ui_meta(tool) is not None or has_flat_key(tool)
+
+
+@for_req("apps-tool-result-content", "server", transports=BOTH_TRANSPORTS)
+def test_a_ui_tool_result_carries_content(revision: str, transport: str, peer: Peer) -> None:
+    problems = {}
+    for name, arguments in callable_ui_tools(peer, apps_surface(peer)).items():
+        response = host_request(peer, "tools/call", {"name": name, "arguments": arguments})
+        result = response.get("result")
+        precondition(
+            isinstance(result, dict) and result.get("isError") is not True,
+            f"{name} could not be called with {arguments}: {response}",
+        )
+        problem = content_problem(result)
+        if problem:
+            problems[name] = problem
+    assert not problems, f"UI-linked tools whose result, to an Apps host, carries no content of substance: {problems}"
+
+
+@for_req("apps-server-check-host-capability", "server")
+def test_a_host_without_the_extension_gets_no_ui_link(
+    revision: str, server: Peer, open_session: SessionFactory
+) -> None:
+    surface = apps_surface(server)
+    names = [tool.get("name") for tool in surface.require("no tool has UI metadata", surface.tools)]
+    with open_session(revision) as session:
+        offered = non_host_listing(session)
+    linked = sorted(name for name in names if name in offered and links_a_ui(offered[name]))
+    assert not linked, (
+        f"tools offered with their UI link to a host whose capabilities do not name {APPS_EXTENSION}: {linked}"
+    )
+
+
+@for_req("apps-server-text-fallback", "server")
+def test_a_ui_tool_answers_a_host_without_the_extension_in_text(
+    revision: str, server: Peer, open_session: SessionFactory
+) -> None:
+    calls = callable_ui_tools(server, apps_surface(server))
+    problems = {}
+    with open_session(revision) as session:
+        offered = non_host_listing(session)
+        for name, arguments in calls.items():
+            if name not in offered:
+                problems[name] = "not offered to a host without the extension"
+                continue
+            response = plain_request(session, "tools/call", {"name": name, "arguments": arguments})
+            result = response.get("result")
+            if not isinstance(result, dict) or result.get("isError") is True:
+                problems[name] = f"the call fails: {response}"
+            elif problem := content_problem(result, TEXT_ONLY):
+                problems[name] = problem
+    assert not problems, f"UI-linked tools with no text-only answer for a host without the extension: {problems}"
+
+
+@for_req("apps-server-tool-variants", "server")
+def test_a_server_may_offer_a_host_without_the_extension_other_tool_versions(
+    revision: str, server: Peer, open_session: SessionFactory
+) -> None:
+    surface = apps_surface(server)
+    tools = surface.require("no tool has UI metadata", surface.tools)
+    with open_session(revision) as session:
+        offered = non_host_listing(session)
+    variants = [tool.get("name") for tool in tools if tool.get("name") in offered and offered[tool["name"]] != tool]
+    assert variants, (
+        "the server offers a host without the extension each UI-linked tool as it offers it an Apps host (no variant)"
+    )
+
+
+# -- the host side: what a client declares and reads, once it declares the extension --------------------------
+# A host is a client that declares the extension; a client that does not is no Apps host, and these cells have
+# nothing to judge on it (fixture-missing).
+
+SCRIPTED_APP_URI = "ui://mcp-matrix/echo.html"
+
+
+def declared_apps_settings(server: ScriptedServer) -> list[Any]:
+    """The extension's settings in each declaration the client made (initialize's capabilities, or at 2026-07-28
+    each request's ``_meta``); none: the client is no Apps host, and the test stops there."""
+    found = []
+    for frame in server.requests():
+        params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        for capabilities in (params.get("capabilities"), meta.get(CLIENT_CAPABILITIES_META)):
+            extensions = capabilities.get("extensions") if isinstance(capabilities, dict) else None
+            if isinstance(extensions, dict) and APPS_EXTENSION in extensions:
+                found.append(extensions[APPS_EXTENSION])
+    if not found:
+        pytest.skip(f"fixture-missing: the client declares no {APPS_EXTENSION} extension: it is no Apps host")
+    return found
+
+
+@for_req("apps-host-capability-mime-types", "client")
+def test_a_host_declaring_the_extension_lists_its_mime_types(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    run_client("initialize").require_completed()
+    bad = [
+        settings
+        for settings in declared_apps_settings(scripted_server)
+        if not isinstance(settings, dict)
+        or not isinstance(settings.get("mimeTypes"), list)
+        or not settings["mimeTypes"]
+        or not all(isinstance(mime_type, str) for mime_type in settings["mimeTypes"])
+    ]
+    assert not bad, f"declarations of {APPS_EXTENSION} without a mimeTypes array of content types: {bad}"
+
+
+@for_req("apps-host-read-ui-resource", "client")
+def test_a_host_reads_the_ui_resource_of_the_tool_it_calls(
+    revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
+) -> None:
+    """The scripted server's one tool (which the client's scenario calls) names a UI resource."""
+    listed = scripted_server.answers["tools/list"]
+    ui_tool = SCRIPTED_TOOL | {"_meta": {"ui": {"resourceUri": SCRIPTED_APP_URI}}}
+    scripted_server.answers["tools/list"] = lambda frame: listed(frame) | {"tools": [ui_tool]}
+    run_client("rich").require_completed()
+    declared_apps_settings(scripted_server)
+    requests = scripted_server.requests()
+    if not any(frame.get("method") == "tools/call" for frame in requests):
+        pytest.skip("fixture-missing: the client did not call the tool whose UI it would read")
+    read = [(frame.get("params") or {}).get("uri") for frame in requests if frame.get("method") == "resources/read"]
+    assert SCRIPTED_APP_URI in read, f"a host called a tool naming {SCRIPTED_APP_URI} and never read it: {read}"

@@ -7,12 +7,24 @@ a fault rewrites the frames the server sends every item of a list (``*``) at a t
 target names its tools and resources.
 """
 
-from conformance.harness.faults import drop_field, set_field
+from conformance.harness.faults import Fault, drop_field, set_field
+from conformance.harness.frames import modern_meta
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_apps.py"
+MODERN = "2026-07-28"
 ELSEWHERE = "https://mcp-matrix.example/app.html"  # a URI that is not ui://
 NOT_FOUND = {"code": -32002, "message": "Resource not found"}
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+HOST_SETTINGS = {"mimeTypes": ["text/html;profile=mcp-app"]}
+
+
+def declaring(target: str, path: str, settings: dict) -> Fault:
+    """The client's record shows ``target`` declaring the extension with ``settings``: its initialize's
+    capabilities, or (``params._meta``) a 2026-07-28 request's whole envelope."""
+    capabilities = {"extensions": {APPS_EXTENSION: settings}}
+    return set_field(target, path, modern_meta(MODERN, capabilities) if path == "params._meta" else capabilities)
+
 
 COVERS: list[Cover] = [
     # ui-tools-present
@@ -112,30 +124,42 @@ COVERS: list[Cover] = [
         f"{TESTS}::test_a_read_ui_resource_meta_has_the_declared_shape",
         fault=set_field("resources/read", "result.contents.*._meta.ui.permissions", {"usb": {}}),
     ),
+    # ui-tool-graceful-degradation
+    Cover(
+        "apps-tool-result-content",
+        "server",
+        f"{TESTS}::test_a_ui_tool_result_carries_content",
+        fault=set_field("tools/call", "result.content", []),
+    ),
+    Cover("apps-server-check-host-capability", "server", f"{TESTS}::test_a_host_without_the_extension_gets_no_ui_link"),
+    Cover(
+        "apps-server-text-fallback",
+        "server",
+        f"{TESTS}::test_a_ui_tool_answers_a_host_without_the_extension_in_text",
+    ),
+    # The host side, judged on a client once it declares the extension (the client targets here declare none:
+    # their profiles gap these cells to what they do not offer, N-020..N-022). The faults make the client's
+    # declaration (its initialize, or at 2026-07-28 its tools/list's _meta) name the extension without content
+    # types, or make it a host that then reads no UI.
+    *(
+        Cover(requirement, "client", f"{TESTS}::{test}", revisions=revisions, fault=declaring(target, path, settings))
+        for requirement, test, settings in (
+            ("apps-host-capability-mime-types", "test_a_host_declaring_the_extension_lists_its_mime_types", {}),
+            ("apps-host-read-ui-resource", "test_a_host_reads_the_ui_resource_of_the_tool_it_calls", HOST_SETTINGS),
+        )
+        for revisions, target, path in (
+            ("2025-06-18, 2025-11-25", "initialize", "params.capabilities"),
+            ("2026-07-28", "tools/list", "params._meta"),
+        )
+    ),
+    Cover(
+        "apps-server-tool-variants",
+        "server",
+        f"{TESTS}::test_a_server_may_offer_a_host_without_the_extension_other_tool_versions",
+    ),
 ]
 
 GAPS: list[Gap] = [
-    *gaps(
-        "#15",
-        "no Apps check calls a UI-linked tool or opens a second session whose host does not advertise the "
-        "extension, which these need (the tool's result, its text-only behaviour, the tools a host without "
-        "the extension is offered)",
-        {
-            "apps-server-check-host-capability": "server",
-            "apps-server-text-fallback": "server",
-            "apps-tool-result-content": "server",
-            "apps-server-tool-variants": "server",
-        },
-    ),
-    *gaps(
-        "#15",
-        "a check on a host's MCP traffic (the extension's mimeTypes in its capabilities, resources/read of the UI "
-        "of a tool it called) needs a client target that is an Apps host; none of the client targets is one",
-        {
-            "apps-host-capability-mime-types": "client",
-            "apps-host-read-ui-resource": "client",
-        },
-    ),
     *gaps(
         "L-181",
         "the view is the HTML app the server serves; the suite reads it but does not run it in a host's iframe",
