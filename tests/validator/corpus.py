@@ -454,6 +454,14 @@ def _tool_result(tool_use_id: str) -> dict:
     return {"type": "tool_result", "toolUseId": tool_use_id, "content": [{"type": "text", "text": "found"}]}
 
 
+def _url_elicitation(events: list[Event]) -> dict:
+    return first(events, lambda f: f.get("method") == "elicitation/create" and f["params"].get("mode") == "url")[1]
+
+
+def _url_required_error(events: list[Event]) -> dict:
+    return first(events, lambda f: isinstance(f.get("error"), dict) and f["error"].get("code") == -32042)[1]["error"]
+
+
 def _answer_with_method_not_found(events: list[Event]) -> None:
     _, request = first(events, is_request("prompts/list"), C2S)
     _, response = first(events, lambda f: "result" in f and json.dumps(f.get("id")) == json.dumps(request["id"]), S2C)
@@ -1016,6 +1024,46 @@ BREAKS: dict[str, tuple[str, Break]] = {
         "schema-tour-server-2025-06-18-stdio.jsonl",
         lambda ev: ev.append(
             _event(C2S, "stdio", kind="lifecycle", event="unparsable", data="hello?", reason="not JSON")
+        ),
+    ),
+    "url-elicitations-have-ids": (
+        "schema-tour-server-2025-11-25-stdio.jsonl",
+        lambda ev: _pop_from(_url_elicitation(ev)["params"], "elicitationId"),
+    ),
+    "completions-name-an-elicitation": (
+        "schema-tour-server-2025-11-25-stdio.jsonl",
+        lambda ev: _set_in(
+            first(ev, lambda f: f.get("method") == "notifications/elicitation/complete")[1]["params"],
+            "elicitationId",
+            "never-announced",
+        ),
+    ),
+    "url-required-error-lists": (
+        "client-url-elicitation-2025-11-25-streamable-http.jsonl",
+        lambda ev: _set_in(_url_required_error(ev)["data"], "elicitations", []),
+    ),
+    "url-required-error-entries": (
+        "client-url-elicitation-2025-11-25-streamable-http.jsonl",
+        lambda ev: _set_in(_url_required_error(ev)["data"]["elicitations"][0], "mode", "form"),
+    ),
+    "cancellations-name-their-request": (
+        CLIENT_TOUR,
+        lambda ev: _pop_from(
+            first(ev, lambda f: f.get("method") == "notifications/cancelled")[1]["params"], "requestId"
+        ),
+    ),
+    "missing-meta-refused": (
+        MODERN_SERVER,
+        lambda ev: first(ev, is_request("tools/list"), C2S)[1]["params"]["_meta"].pop(
+            "io.modelcontextprotocol/clientCapabilities"
+        ),
+    ),
+    "unknown-version-refused": (
+        MODERN_SERVER,
+        lambda ev: _set_in(
+            first(ev, is_request("tools/list"), C2S)[1]["params"]["_meta"],
+            "io.modelcontextprotocol/protocolVersion",
+            "1999-01-01",
         ),
     ),
     "ended-session-404": (

@@ -254,3 +254,79 @@ def resource_uri_schemes(session: Session, judgement: Judgement, sides: frozense
                     uri = item.get(member)
                     if not (isinstance(uri, str) and URI_SCHEME.match(uri)):
                         judgement.fail(response.seq, f"listed {member} {uri!r} has no RFC 3986 scheme")
+
+
+URL_ELICITATION_REQUIRED = -32042
+
+
+def _url_elicitation_ids(session: Session) -> set[Any]:
+    """The elicitation ids the server announced: URL-mode elicitation/create requests and the elicitations a
+    URLElicitationRequiredError listed (in any order: over HTTP, the completion on one stream can be recorded
+    before the error on another)."""
+    found: set[Any] = set()
+    for message in session.messages:
+        if message.sender != SERVER:
+            continue
+        if message.method == "elicitation/create" and message.params.get("mode") == "url":
+            found.add(message.params.get("elicitationId"))
+        error = message.frame.get("error") if isinstance(message.frame, dict) else None
+        data = error.get("data") if isinstance(error, dict) else None
+        for entry in (data.get("elicitations") or []) if isinstance(data, dict) else []:
+            if isinstance(entry, dict):
+                found.add(entry.get("elicitationId"))
+    return found
+
+
+@check("elicitation-url-request-elicitation-id")
+def url_elicitations_have_ids(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2025-11-25) A URL-mode elicitation/create carries a string elicitationId."""
+    for request in _elicitations(session):
+        if request.params.get("mode") != "url":
+            continue
+        judgement.examine()
+        if not isinstance(request.params.get("elicitationId"), str):
+            judgement.fail(request.seq, "a URL-mode elicitation without an elicitationId")
+
+
+@check("elicitation-complete-notification-id")
+def completions_name_an_elicitation(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2025-11-25) notifications/elicitation/complete names the elicitationId of a URL-mode elicitation the
+    server announced in the session."""
+    announced = _url_elicitation_ids(session)
+    for notice in session.sent_by(SERVER):
+        if notice.method != "notifications/elicitation/complete":
+            continue
+        judgement.examine()
+        if notice.params.get("elicitationId") not in announced:
+            judgement.fail(
+                notice.seq, f"completion of elicitation {notice.params.get('elicitationId')!r}, never announced"
+            )
+
+
+def _url_required_errors(session: Session) -> Iterator[tuple[Message, Any]]:
+    for message in session.sent_by(SERVER):
+        error = message.frame.get("error") if message.kind == "error" else None
+        if isinstance(error, dict) and error.get("code") == URL_ELICITATION_REQUIRED:
+            data = error.get("data")
+            yield message, data.get("elicitations") if isinstance(data, dict) else None
+
+
+@check("elicitation-url-required-error-lists-elicitations")
+def url_required_error_lists(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2025-11-25) A URLElicitationRequiredError lists the elicitations to complete in error.data.elicitations."""
+    for message, listed in _url_required_errors(session):
+        judgement.examine()
+        if not (isinstance(listed, list) and listed):
+            judgement.fail(message.seq, "a URLElicitationRequiredError with no error.data.elicitations list")
+
+
+@check("elicitation-url-required-error-url-mode-only")
+def url_required_error_entries(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2025-11-25) Each elicitation a URLElicitationRequiredError lists is URL-mode with an elicitationId."""
+    for message, listed in _url_required_errors(session):
+        for entry in listed if isinstance(listed, list) else []:
+            judgement.examine()
+            if not (
+                isinstance(entry, dict) and entry.get("mode") == "url" and isinstance(entry.get("elicitationId"), str)
+            ):
+                judgement.fail(message.seq, f"a listed elicitation that is not URL-mode with an id: {str(entry)[:80]}")

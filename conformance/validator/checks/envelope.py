@@ -139,3 +139,49 @@ def extension_identifiers(session: Session, judgement: Judgement, sides: frozens
         found = [p for p in problems if p]
         if found:
             judgement.fail(message.seq, f"the {message.sender}'s extension {key!r}: {'; '.join(found)}")
+
+
+INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION = -32602, -32022
+
+
+def _first_answer_code(session: Session, request: Message) -> tuple[bool, Any]:
+    """(answered at all, the error code of the first answer or None for a result)."""
+    answers = session.answers_to(request)
+    if not answers:
+        return False, None
+    error = answers[0].frame.get("error") if answers[0].kind == "error" else None
+    return True, error.get("code") if isinstance(error, dict) else None
+
+
+@check("meta-missing-required-field-invalid-params")
+def missing_meta_refused(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A client request lacking a required _meta field is answered with error -32602."""
+    for request in session.sent_by(CLIENT, REQUEST):
+        if all(k in request.meta for k in (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES)):
+            continue
+        answered, code = _first_answer_code(session, request)
+        if not answered:
+            continue
+        judgement.examine()
+        if code != INVALID_PARAMS:
+            given = "a result" if code is None else f"error {code}"
+            judgement.fail(request.seq, f"a {request.method} lacking required _meta was answered with {given}")
+
+
+@check("versioning-unsupported-version-error")
+def unknown_version_refused(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A request declaring a protocol version that is no revision at all is answered with
+    UnsupportedProtocolVersionError (-32022)."""
+    from conformance.catalogue.vocabulary import REVISIONS
+
+    for request in session.sent_by(CLIENT, REQUEST):
+        declared_version = request.meta.get(META_PROTOCOL_VERSION)
+        if declared_version is None or declared_version in REVISIONS:
+            continue
+        answered, code = _first_answer_code(session, request)
+        if not answered:
+            continue
+        judgement.examine()
+        if code != UNSUPPORTED_PROTOCOL_VERSION:
+            given = "a result" if code is None else f"error {code}"
+            judgement.fail(request.seq, f"protocol version {declared_version!r} was answered with {given}, not -32022")

@@ -415,3 +415,14 @@ def server_stdout_only_mcp(session: Session, judgement: Judgement, sides: frozen
 def client_stdin_only_mcp(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """A stdio client writes nothing but MCP messages on the server's stdin."""
     _only_mcp_on_stdio(session, judgement, "client-to-server", CLIENT)
+
+
+@check("cancellation-request-id-for-non-task-requestid")
+def cancellations_name_their_request(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2025-11-25) A notifications/cancelled carries requestId (a task is cancelled with tasks/cancel)."""
+    for message in session.messages:
+        if message.method != "notifications/cancelled" or message.sender not in sides:
+            continue
+        judgement.examine()
+        if "requestId" not in message.params:
+            judgement.fail(message.seq, f"the {message.sender}'s notifications/cancelled names no requestId")
