@@ -32,6 +32,7 @@ from conformance.harness.authorization import (
     OPENID_ONLY,
     OTHER_AUDIENCE,
     OWN_ISSUER,
+    REDIRECT_REFUSAL,
     WRONG_ISSUER,
     AuthorizationServer,
     Misbehaviour,
@@ -1540,6 +1541,29 @@ def test_a_refused_registration_ends_the_flow_without_a_hang(
     precondition(attempts, "the client never asked to register")
     assert len(attempts) <= REGISTRATION_ATTEMPTS, f"the client registered {len(attempts)} times after refusals"
     assert took < CLIENT_RUN_SECONDS, f"the client was still running {took:.1f} s after its refused registration"
+
+
+@for_req("authorization-client-dcr-rejection-reported", "client")
+def test_a_refused_registration_is_reported_with_its_reason(
+    revision: str,
+    client_launcher: Launcher,
+    protected_resource: ProtectedResource,
+    authorization_server,
+    request: pytest.FixtureRequest,
+) -> None:
+    """The authorization server refuses every registration (invalid_redirect_uri, with a description): the error
+    the client gives its application (the driver reports it, ``oauth-failed``) names the refusal, by its error
+    code or its description. Whether a person then reads it is the application's (L-095)."""
+    authorization_server.misbehaviour = Misbehaviour(registration="redirect-refused")
+    run = run_client_process(
+        client_launcher, "oauth_flow", revision, [protected_resource.url], fault=active_fault(request)
+    )
+    refused = [seen for seen in authorization_server.requests_to("/register") if seen.status == 400]
+    precondition(refused, "the client's registration was never refused")
+    told = run.report("oauth-failed")
+    assert told, f"the client's registration was refused; it told its application no error:\n{run.output[-800:]}"
+    explained = [m for m in told if "invalid_redirect_uri" in str(m) or REDIRECT_REFUSAL in str(m)]
+    assert explained, f"the error the client gave its application does not say why it was refused: {told}"
 
 
 @for_req("authorization-client-dcr-retry-adjusted", "client")

@@ -76,6 +76,7 @@ SCOPES = ("mcp-matrix:tools", "mcp-matrix:admin")  # the scopes it knows, and gr
 SUBJECT = "mcp-matrix-user"  # the resource owner every grant is for (authorization is auto-approved)
 OTHER_AUDIENCE = "http://127.0.0.1:9/another-resource"  # a resource no test server is
 WRONG_ISSUER = "http://127.0.0.1:9/another-issuer"  # an issuer this server is not
+REDIRECT_REFUSAL = "these redirect URIs do not fit the application_type"  # registration "redirect-refused"
 OWN_ISSUER = "{issuer}"  # in a switch that states an issuer: this server's own
 ACCESS_TOKEN_SECONDS = 3600
 # where the `moved_endpoints` switch places the authorization, token and registration endpoints, under the issuer
@@ -434,7 +435,7 @@ class _Provider:
         if self.server.misbehaviour.registration == "refused":
             raise RegistrationError("invalid_client_metadata", "this authorization server registers no clients")
         if self.server.misbehaviour.registration == "redirect-refused":
-            raise RegistrationError("invalid_redirect_uri", "these redirect URIs do not fit the application_type")
+            raise RegistrationError("invalid_redirect_uri", REDIRECT_REFUSAL)
         asked = (client_info.scope or "").split()
         client_info.scope = " ".join(dict.fromkeys([*asked, *self.server.scopes]))
         self.clients[client_info.client_id or ""] = client_info
