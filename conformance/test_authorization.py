@@ -1914,6 +1914,11 @@ def test_the_client_keeps_working_without_refresh_tokens(
         f"without a refresh token the client did not get through again ({len(listed)} tools/list let through); "
         f"its last output:\n{run.output[-800:]}"
     )
+    lapsed = [seen for seen in protected_resource.requests_to_mcp() if seen.status == 401 and seen.at > listed[0].at]
+    precondition(
+        len(code_redemptions(authorization_server)) >= 2 or lapsed,
+        "the client listed again with its first token still good (it neither authorized again nor met a 401)",
+    )
 
 
 # Credentials across authorization servers (2026-07-28): once a token is taken, the resource trusts only another
