@@ -970,8 +970,9 @@ def test_the_authorization_server_supports_client_id_metadata_documents(revision
 @for_req("authorization-server-third-party-delegation", "server")
 def test_the_server_may_delegate_to_a_third_party_authorization_server(revision: str, hosted: Hosted) -> None:
     """Delegation shows as the authorization request redirected to another authorization server (an origin that is
-    neither the server's nor the client's redirect URI's) instead of back to the client. On the default target
-    the provider decides (the deployment's): the fixture's approves by itself."""
+    neither the server's nor the client's redirect URI's) instead of back to the client. Where the success redirect
+    is the suite's own code (on the default target the provider's, the fixture's), fixture-missing (L-190)."""
+    hosted.decided_by_the_target("success-redirect")
     client_id = hosted.registered([CALLBACK])
     where = redirection(hosted.authorize(client_id, CALLBACK, judged=True))
     precondition(where, "the authorization request was not redirected")
