@@ -33,11 +33,13 @@ import json
 import math
 import secrets
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qs, urlencode
 
 import jwt
@@ -66,6 +68,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from conformance.harness.faults import Fault
 from conformance.harness.peer import HarnessError
 from conformance.harness.trace import Trace
+
+if TYPE_CHECKING:
+    import httpx2
 
 START_SECONDS = 5.0  # how long the server may take to start serving
 STOP_SECONDS = 5.0  # how long it may take to stop
@@ -424,7 +429,7 @@ class _Provider:
         import httpx2
 
         try:
-            async with httpx2.AsyncClient(timeout=FETCH_SECONDS) as http:
+            async with loopback_client(FETCH_SECONDS) as http:
                 response = await http.get(url)
             metadata = OAuthClientMetadata.model_validate_json(response.content)
         except (httpx2.HTTPError, ValueError):
@@ -587,6 +592,19 @@ class Recorder:
             await send(message)
 
         await self.app(scope, _replaying(body, receive), answer)
+
+
+def loopback_client(timeout: float | httpx2.Timeout) -> httpx2.AsyncClient:
+    """An HTTP client of the harness's. httpx builds a default TLS context for every client (20 ms of CPU: it
+    loads the CA bundle), even one that only ever speaks plain HTTP to loopback; these share one."""
+    import httpx2
+
+    return httpx2.AsyncClient(timeout=timeout, verify=_default_tls_context())
+
+
+@cache
+def _default_tls_context() -> ssl.SSLContext:
+    return ssl.create_default_context()
 
 
 def _rewrite(seen: SeenRequest, fault: Fault) -> None:

@@ -35,7 +35,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from conformance.harness.authorization import AuthorizationServer, LoopbackServer, Recorder, SeenRequest
+from conformance.harness.authorization import (
+    AuthorizationServer,
+    LoopbackServer,
+    Recorder,
+    SeenRequest,
+    loopback_client,
+)
 
 REQUIRED_SCOPES = ("mcp-matrix:tools",)
 CONNECT_SECONDS = 5.0  # how long reaching the upstream MCP server may take
@@ -186,7 +192,7 @@ class ProtectedResource:
         if refusal is not None:
             return refusal
         headers = [(k, v) for k, v in request.headers.items() if k.lower() not in NOT_FORWARDED]
-        http = httpx2.AsyncClient(timeout=httpx2.Timeout(CONNECT_SECONDS, read=READ_SECONDS))
+        http = loopback_client(httpx2.Timeout(CONNECT_SECONDS, read=READ_SECONDS))
         try:
             answer = await http.send(
                 http.build_request(request.method, self.upstream, headers=headers, content=body), stream=True
