@@ -59,6 +59,15 @@ AUTHORIZATION = "authorization server and OAuth flow: not in an MCP session's me
 DOCUMENTATION = "about the implementation's design, documentation or configuration, not one session"
 NOT_ON_THE_WIRE = "not visible in a trace: framing bytes, SSE event fields, process handling, timing"
 NO_CHECK_YET = "no trace check yet: the validator's to-do list"
+OVER_TIME = (
+    "conduct over time or across sessions: a trace ends where its recording stopped, so 'not yet' and 'never' "
+    "look alike, and another session is not in it"
+)
+OUTSIDE_THE_SESSION = (
+    "happens outside the MCP session: fetching and rendering icons, the user's browser, other clients' sessions"
+)
+JUDGEMENT = "a matter of judgement (relevance, helpfulness, consistency): no rule a check could apply to a message"
+RESTATES_OTHER_ROWS = "restates the rules of other rows, which their own checks judge on the same trace"
 APPS_HOST_AND_VIEW = (
     "an MCP Apps host or view obligation: rendering, sandboxing, the host-view channel; not in a client-server trace"
 )
@@ -71,6 +80,10 @@ EXCLUSION_REASONS = (
     DOCUMENTATION,
     NOT_ON_THE_WIRE,
     INTERNAL_STATE,
+    OVER_TIME,
+    OUTSIDE_THE_SESSION,
+    JUDGEMENT,
+    RESTATES_OTHER_ROWS,
     NO_CHECK_YET,
 )
 
@@ -125,10 +138,122 @@ EXCLUDED_BY_ID: dict[str, str] = {
     "elicitation-state-bound-to-user": INTERNAL_STATE,
     "security-document-implications": DOCUMENTATION,
     "sampling-tool-result-message-exclusive": NO_CHECK_YET,  # a "user-role message" is on the wire
-    "tasks-poll-until-terminal": NO_CHECK_YET,
     "apps-host-read-ui-resource": NO_CHECK_YET,  # a resources/read on the wire
     "apps-host-capability-mime-types": NO_CHECK_YET,  # the host's capabilities, on the wire
     "elicitation-no-sensitive-info": INTERNAL_STATE,  # what counts as sensitive is the server's knowledge
+    # tasks (2025-11-25)
+    "tasks-audit-monitor-suspicious": INTERNAL_STATE,
+    "tasks-bind-auth-context": INTERNAL_STATE,  # authorization contexts are never recorded
+    "tasks-cancel-stop-execution": INTERNAL_STATE,
+    "tasks-create-task-result-promptly": NOT_ON_THE_WIRE,  # timing
+    "tasks-error-internal": INTERNAL_STATE,  # whether a failure was internal
+    "tasks-error-messages-informative": JUDGEMENT,
+    "tasks-honour-poll-interval": NOT_ON_THE_WIRE,  # timing
+    "tasks-input-required-when-needed": INTERNAL_STATE,  # whether the task needs input
+    "tasks-leave-input-required": INTERNAL_STATE,  # whether it has all the input it asked for
+    "tasks-limit-concurrent": INTERNAL_STATE,
+    "tasks-max-ttl": INTERNAL_STATE,
+    "tasks-monitor-resources": INTERNAL_STATE,
+    "tasks-list-covers-gettable": INTERNAL_STATE,  # a task missing from a list may have expired: retention is its own
+    "tasks-list-next-cursor": INTERNAL_STATE,  # whether further tasks remain
+    "tasks-list-own-context-only": INTERNAL_STATE,
+    "tasks-list-paginate": INTERNAL_STATE,  # whether a list is long enough to page is the receiver's decision
+    "tasks-no-list-without-identity": INTERNAL_STATE,
+    "tasks-no-reliance-on-cancelled-retention": INTERNAL_STATE,
+    "tasks-no-reliance-on-status-notification": INTERNAL_STATE,
+    "tasks-poll-alongside-result": OVER_TIME,
+    "tasks-poll-until-terminal": OVER_TIME,
+    "tasks-reject-foreign-context": INTERNAL_STATE,
+    "tasks-related-task-meta": INTERNAL_STATE,  # which messages a task's work produced (tasks/result: judged)
+    "tasks-requestor-result-on-input-required": OVER_TIME,
+    "tasks-result-terminal-verbatim": INTERNAL_STATE,  # what the underlying request would have produced
+    "tasks-streamable-http-rules-still-apply": RESTATES_OTHER_ROWS,
+    # cancellation
+    "cancellation-client-ignore-late-response": INTERNAL_STATE,
+    "cancellation-sender-ignore-late-response": INTERNAL_STATE,
+    "cancellation-client-signals-cancel": INTERNAL_STATE,  # whether it wanted a request abandoned
+    "cancellation-receiver-stop-processing": INTERNAL_STATE,
+    "cancellation-server-stop-processing": INTERNAL_STATE,
+    # completion
+    "completion-client-debounce": NOT_ON_THE_WIRE,  # timing
+    "completion-fuzzy-matching": JUDGEMENT,
+    "completion-sorted-by-relevance": JUDGEMENT,
+    "completion-internal-error-code": INTERNAL_STATE,
+    "completion-no-information-disclosure": INTERNAL_STATE,  # what the requester is entitled to
+    "completion-unknown-prompt-error": INTERNAL_STATE,  # which prompts exist (a list may be paged or changed)
+    # logging
+    "logging-consistent-logger-names": JUDGEMENT,
+    "logging-meta-level-internal-error-code": INTERNAL_STATE,
+    "logging-set-level-configuration-error": INTERNAL_STATE,
+    # roots
+    "roots-error-internal": INTERNAL_STATE,
+    "roots-list-changed-notification": INTERNAL_STATE,  # when its roots changed
+    "roots-management-ui": USER_INTERFACE,
+    "roots-server-handle-list-changes": INTERNAL_STATE,
+    "roots-server-respect-boundaries": INTERNAL_STATE,  # which paths its operations touch
+    "roots-server-validate-paths": INTERNAL_STATE,
+    "roots-watch-changes": INTERNAL_STATE,
+    # sampling
+    "sampling-error-on-failure": INTERNAL_STATE,  # whether it could complete the request
+    "sampling-error-user-rejected": USER_INTERFACE,  # the user's refusal is not in the trace
+    "sampling-hints-before-priorities-hints": INTERNAL_STATE,  # which model it chose and why
+    "sampling-hints-first-match-hints": INTERNAL_STATE,
+    "sampling-max-tokens-respect": INTERNAL_STATE,  # tokens are the model's count, not the text's length
+    "sampling-messages-not-retained": OVER_TIME,
+    "sampling-review-ui": USER_INTERFACE,
+    "sampling-tool-loop-iteration-limit": INTERNAL_STATE,
+    "sampling-tool-result-output-schema-structuredcontent": NO_CHECK_YET,
+    # elicitation
+    "elicitation-complete-manual-fallback": USER_INTERFACE,
+    "elicitation-complete-notification-target": OUTSIDE_THE_SESSION,  # other clients' sessions
+    "elicitation-error-url-required-code": INTERNAL_STATE,  # whether it could process the request
+    "elicitation-form-defaults-prefill": USER_INTERFACE,
+    "elicitation-no-clickable-urls": USER_INTERFACE,
+    "elicitation-server-bind-identity": INTERNAL_STATE,
+    "elicitation-server-no-assume-success": INTERNAL_STATE,
+    "elicitation-server-validate-response": INTERNAL_STATE,
+    "elicitation-state-not-session-only": INTERNAL_STATE,
+    "elicitation-url-consent-before-open": USER_INTERFACE,
+    "elicitation-url-highlight-domain": USER_INTERFACE,
+    "elicitation-url-identity-tamper-resistant": INTERNAL_STATE,
+    "elicitation-url-manual-controls": USER_INTERFACE,
+    "elicitation-url-no-prefetch": OUTSIDE_THE_SESSION,  # a fetch of the URL is not an MCP message
+    "elicitation-url-not-for-mcp-authorization": INTERNAL_STATE,  # what the page it links to is for
+    "elicitation-url-required-error-only-when-needed": INTERNAL_STATE,
+    "elicitation-url-same-user": OUTSIDE_THE_SESSION,  # the out-of-band flow in the user's browser
+    "elicitation-url-warn-suspicious": USER_INTERFACE,
+    # icons: what a consumer does with an icon
+    "icons-executable-content-caution": OUTSIDE_THE_SESSION,
+    "icons-https-or-data-uri": OUTSIDE_THE_SESSION,
+    "icons-image-type-allowlist": OUTSIDE_THE_SESSION,
+    "icons-no-cross-origin-redirect": OUTSIDE_THE_SESSION,
+    "icons-reject-unsafe-schemes": OUTSIDE_THE_SESSION,
+    "icons-resource-exhaustion": OUTSIDE_THE_SESSION,
+    "icons-same-origin-as-server": OUTSIDE_THE_SESSION,
+    # json-schema
+    "json-schema-no-network-ref": OUTSIDE_THE_SESSION,  # a $ref fetch is not an MCP message
+    "json-schema-remote-ref-host-restrictions": OUTSIDE_THE_SESSION,
+    "json-schema-remote-ref-off-by-default": DOCUMENTATION,  # a setting's default
+    "json-schema-support-2020-12": INTERNAL_STATE,  # how it applies a schema it received
+    "json-schema-unsupported-dialect-error": INTERNAL_STATE,  # an error raised in the implementation, not sent
+    # meta (2026-07-28)
+    "meta-info-not-behavioral": INTERNAL_STATE,
+    "meta-no-undeclared-client-capabilities": INTERNAL_STATE,  # what serving a request depends on
+    # mrtr (2026-07-28)
+    "mrtr-input-requests-unique-keys": NOT_ON_THE_WIRE,  # the trace holds the parsed payload: a repeated key is gone
+    "mrtr-protocol-errors-jsonrpc": INTERNAL_STATE,  # which failures are protocol errors
+    "mrtr-request-state-single-use": INTERNAL_STATE,
+    "mrtr-rerequest-missing-input": INTERNAL_STATE,  # whether it needs the input
+    "mrtr-server-no-assumed-retry": INTERNAL_STATE,
+    "mrtr-server-validate-input-responses": INTERNAL_STATE,
+    # pagination
+    "pagination-cursor-not-persisted": OVER_TIME,  # a later session is not in the trace
+    "pagination-server-stable-cursors": INTERNAL_STATE,
+    # caching (2026-07-28): what a client does with a ttlMs
+    "caching-poll-jitter-backoff": NOT_ON_THE_WIRE,  # timing
+    "caching-snapshot-from-start": INTERNAL_STATE,  # whether it needs a consistent view
+    "caching-ttl-not-poll-interval": NOT_ON_THE_WIRE,  # timing
+    "caching-ttl-positive-fresh": INTERNAL_STATE,
 }
 
 

@@ -122,6 +122,10 @@ def _task(task_id: str, status: str) -> dict:
     return {"taskId": task_id, "status": status, **TASK_TIMES, "pollInterval": 100}
 
 
+def _related(task_id: str) -> dict:
+    return {"io.modelcontextprotocol/related-task": {"taskId": task_id}}
+
+
 def tasks_session() -> list[Event]:
     """A 2025-11-25 stdio session in which each side is the other's task receiver: a task-augmented
     tools/call and sampling/createMessage, polled, fetched, listed and (a second one) cancelled, with
@@ -183,12 +187,22 @@ def tasks_session() -> list[Event]:
         server_message({"jsonrpc": "2.0", "id": 5, "result": _task("server-task-1", "completed")}),
         client_message({"jsonrpc": "2.0", "id": 6, "method": "tasks/result", "params": {"taskId": "server-task-1"}}),
         server_message(
-            {"jsonrpc": "2.0", "id": 6, "result": {"content": [{"type": "text", "text": "done"}], "isError": False}}
+            {
+                "jsonrpc": "2.0",
+                "id": 6,
+                "result": {
+                    "content": [{"type": "text", "text": "done"}],
+                    "isError": False,
+                    "_meta": _related("server-task-1"),
+                },
+            }
         ),
         client_message({"jsonrpc": "2.0", "id": 7, "method": "tasks/list"}),
         server_message({"jsonrpc": "2.0", "id": 7, "result": {"tasks": [_task("server-task-1", "completed")]}}),
         client_message({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": call}),
         server_message({"jsonrpc": "2.0", "id": 8, "result": {"task": _task("server-task-2", "working")}}),
+        client_message({"jsonrpc": "2.0", "id": 10, "method": "tasks/get", "params": {"taskId": "never-created"}}),
+        server_message({"jsonrpc": "2.0", "id": 10, "error": {"code": -32602, "message": "No task never-created"}}),
         client_message({"jsonrpc": "2.0", "id": 9, "method": "tasks/cancel", "params": {"taskId": "server-task-2"}}),
         server_message({"jsonrpc": "2.0", "id": 9, "result": _task("server-task-2", "cancelled")}),
     ]
@@ -210,7 +224,12 @@ def tasks_session() -> list[Event]:
             {
                 "jsonrpc": "2.0",
                 "id": "s3",
-                "result": {"role": "assistant", "content": {"type": "text", "text": "Hello"}, "model": "corpus-model"},
+                "result": {
+                    "role": "assistant",
+                    "content": {"type": "text", "text": "Hello"},
+                    "model": "corpus-model",
+                    "_meta": _related("client-task-1"),
+                },
             }
         ),
         server_message({"jsonrpc": "2.0", "id": "s4", "method": "tasks/list"}),
@@ -467,6 +486,21 @@ def _answer_with_method_not_found(events: list[Event]) -> None:
     _, response = first(events, lambda f: "result" in f and json.dumps(f.get("id")) == json.dumps(request["id"]), S2C)
     response.pop("result")
     response["error"] = {"code": -32601, "message": "Method not found"}
+
+
+def _task_get_result(events: list[Event]) -> dict:
+    return first(events, is_result_of(events, "tasks/get"))[1]["result"]
+
+
+def _result_early(events: list[Event]) -> None:
+    """tasks/result for the second server task answered while a tasks/get sent after it still shows it working."""
+    index, _ = first(events, lambda f: (f.get("result") or {}).get("task", {}).get("taskId") == "server-task-2", S2C)
+    events[index + 1 : index + 1] = [
+        client_message({"jsonrpc": "2.0", "id": 50, "method": "tasks/result", "params": {"taskId": "server-task-2"}}),
+        server_message({"jsonrpc": "2.0", "id": 50, "result": {"content": [], "isError": False}}),
+        client_message({"jsonrpc": "2.0", "id": 51, "method": "tasks/get", "params": {"taskId": "server-task-2"}}),
+        server_message({"jsonrpc": "2.0", "id": 51, "result": _task("server-task-2", "working")}),
+    ]
 
 
 BREAKS: dict[str, tuple[str, Break]] = {
@@ -947,6 +981,104 @@ BREAKS: dict[str, tuple[str, Break]] = {
     "task-list-cursors-unchanged": (
         TASKS,
         lambda ev: _set_in(first(ev, is_request("tasks/list"), C2S)[1], "params", {"cursor": "made-up"}),
+    ),
+    "augmented-only-where-receiver-lists": (
+        TASKS,
+        lambda ev: initialize_params(ev)["capabilities"]["tasks"].pop("requests"),
+    ),
+    "unknown-task-ids-refused": (
+        TASKS,
+        lambda ev: _set_in(first(ev, lambda f: isinstance(f.get("error"), dict), S2C)[1]["error"], "code", -32603),
+    ),
+    "task-ids-unique": (
+        TASKS,
+        lambda ev: _set_in(
+            first(ev, lambda f: (f.get("result") or {}).get("task", {}).get("taskId") == "server-task-2", S2C)[1][
+                "result"
+            ]["task"],
+            "taskId",
+            "server-task-1",
+        ),
+    ),
+    "task-ids-minted-by-receiver": (
+        TASKS,
+        lambda ev: _set_in(first(ev, is_request("tools/call"))[1]["params"]["task"], "taskId", "server-task-1"),
+    ),
+    "receiver-results-without-related-task": (
+        TASKS,
+        lambda ev: _set_in(_task_get_result(ev), "_meta", _related("server-task-1")),
+    ),
+    "requestor-operations-without-related-task": (
+        TASKS,
+        lambda ev: _set_in(first(ev, is_request("tasks/get"))[1]["params"], "_meta", _related("server-task-1")),
+    ),
+    "status-notifications-without-related-task": (
+        TASKS,
+        lambda ev: _set_in(
+            first(ev, lambda f: f.get("method") == "notifications/tasks/status")[1]["params"],
+            "_meta",
+            _related("server-task-1"),
+        ),
+    ),
+    "task-results-name-their-task": (
+        TASKS,
+        lambda ev: first(ev, is_result_of(ev, "tasks/result"))[1]["result"].pop("_meta"),
+    ),
+    "task-get-states-ttl": (TASKS, lambda ev: _task_get_result(ev).pop("ttl")),
+    "status-changes-allowed": (
+        TASKS,
+        lambda ev: _set_in(first(ev, is_result_of(ev, "tasks/list"))[1]["result"]["tasks"][0], "status", "working"),
+    ),
+    "cancelled-stays-cancelled": (
+        TASKS,
+        lambda ev: after(
+            ev,
+            first(ev, is_result_of(ev, "tasks/cancel"))[0],
+            server_message(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/tasks/status",
+                    "params": _task("server-task-2", "completed"),
+                }
+            ),
+        ),
+    ),
+    "cancel-answers-show-cancelled": (
+        TASKS,
+        lambda ev: _set_in(first(ev, is_result_of(ev, "tasks/cancel"))[1]["result"], "status", "working"),
+    ),
+    "failed-tasks-explained": (TASKS, lambda ev: _set_in(_task_get_result(ev), "status", "failed")),
+    "operations-answer-the-named-task": (
+        TASKS,
+        lambda ev: _set_in(_task_get_result(ev), "taskId", "server-task-2"),
+    ),
+    "related-task-of-operations-ignored": (
+        TASKS,
+        lambda ev: [
+            _set_in(first(ev, is_request("tasks/get"))[1]["params"], "_meta", _related("server-task-2")),
+            _set_in(_task_get_result(ev), "taskId", "server-task-2"),
+        ],
+    ),
+    "plain-calls-of-required-tools-refused": (
+        TASKS,
+        lambda ev: [
+            _set_in(_task_tool(ev)["execution"], "taskSupport", "required"),
+            first(ev, is_request("tools/call"))[1]["params"].pop("task"),
+        ],
+    ),
+    "augmented-calls-of-forbidden-tools-refused": (
+        TASKS,
+        lambda ev: _set_in(_task_tool(ev)["execution"], "taskSupport", "forbidden"),
+    ),
+    "task-results-wait-for-the-end": (TASKS, _result_early),
+    "unknown-task-list-cursors-refused": (
+        TASKS,
+        lambda ev: ev.extend(
+            [
+                client_message({"jsonrpc": "2.0", "id": 60, "method": "tasks/list", "params": {"cursor": "made-up"}}),
+                server_message({"jsonrpc": "2.0", "id": 60, "error": {"code": -32603, "message": "bad cursor"}}),
+            ]
+        ),
     ),
     "header-annotation-not-empty": (
         MODERN_SERVER,
