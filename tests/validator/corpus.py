@@ -503,6 +503,43 @@ def _result_early(events: list[Event]) -> None:
     ]
 
 
+def _input_round(events: list[Event], with_state: bool = True) -> tuple[int, dict, dict]:
+    """(index, InputRequiredResult frame, the request it answers) of the first round with (or without) a
+    requestState."""
+    index, answer = first(
+        events,
+        lambda f: (
+            (f.get("result") or {}).get("resultType") == "input_required"
+            and ("requestState" in f["result"]) == with_state
+        ),
+        S2C,
+    )
+    _, request = first(events, lambda f: "method" in f and f.get("id") == answer["id"], C2S)
+    return index, answer, request
+
+
+def _retry(events: list[Event], change: Callable[[dict], None], with_state: bool = True) -> None:
+    """The client's retry of the first input round, answering every input and echoing the state, then
+    ``change``d."""
+    index, answer, request = _input_round(events, with_state)
+    retry = copy.deepcopy(request)
+    retry["id"] = f"{request['id']}-retry"
+    retry["params"]["inputResponses"] = {key: {"action": "decline"} for key in answer["result"]["inputRequests"]}
+    if with_state:
+        retry["params"]["requestState"] = answer["result"]["requestState"]
+    change(retry)
+    after(events, index, client_message(retry, transport_of(events)))
+
+
+def _borrow_request_state(events: list[Event]) -> None:
+    """A tools/list sent after the first input round carries that round's requestState."""
+    index, answer, _ = _input_round(events)
+    borrowing = copy.deepcopy(first(events, is_request("tools/list"), C2S)[1])
+    borrowing["id"] = "borrowing"
+    borrowing["params"]["requestState"] = answer["result"]["requestState"]
+    after(events, index, client_message(borrowing, transport_of(events)))
+
+
 BREAKS: dict[str, tuple[str, Break]] = {
     # check name -> (the conforming trace it breaks, the break)
     "initialize-first": (
@@ -1080,6 +1117,47 @@ BREAKS: dict[str, tuple[str, Break]] = {
             ]
         ),
     ),
+    "input-required-holds-something": (
+        MODERN_SERVER,
+        lambda ev: [_input_round(ev)[1]["result"].pop(m) for m in ("inputRequests", "requestState")],
+    ),
+    "input-required-only-for-retryable": (
+        MODERN_SERVER,
+        lambda ev: first(ev, is_result_of(ev, "tools/list"))[1]["result"].update(
+            resultType="input_required", requestState="state-1"
+        ),
+    ),
+    "input-requests-of-allowed-types": (
+        MODERN_SERVER,
+        lambda ev: _set_in(next(iter(_input_round(ev)[1]["result"]["inputRequests"].values())), "method", "tools/list"),
+    ),
+    "input-requests-declared": (
+        MODERN_SERVER,
+        lambda ev: _input_round(ev)[2]["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"].pop("sampling"),
+    ),
+    "no-server-requests-for-input": (
+        MODERN_SERVER,
+        lambda ev: after(
+            ev, _input_round(ev)[0], server_message({"jsonrpc": "2.0", "id": "own-roots", "method": "roots/list"})
+        ),
+    ),
+    "retries-take-a-new-id": (
+        MODERN_SERVER,
+        lambda ev: _retry(ev, lambda retry: _set_in(retry, "id", _input_round(ev)[2]["id"])),
+    ),
+    "request-state-echoed": (
+        MODERN_SERVER,
+        lambda ev: _retry(ev, lambda retry: _set_in(retry["params"], "requestState", "altered")),
+    ),
+    "request-state-not-invented": (
+        MODERN_SERVER,
+        lambda ev: _retry(ev, lambda retry: _set_in(retry["params"], "requestState", "invented"), with_state=False),
+    ),
+    "input-requests-answered": (
+        MODERN_SERVER,
+        lambda ev: _retry(ev, lambda retry: _set_in(retry["params"], "inputResponses", {})),
+    ),
+    "request-state-used-for-its-retry": (MODERN_SERVER, _borrow_request_state),
     "header-annotation-not-empty": (
         MODERN_SERVER,
         lambda ev: _set_in(_header_tool_properties(ev)["region"], "x-mcp-header", ""),
