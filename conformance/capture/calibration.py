@@ -95,15 +95,26 @@ def validated(trace: str) -> dict[str, Any]:
     from conformance.validator.reader import read_trace
 
     events = read_trace(trace)
-    report = judge_trace(Trace(trace, events), None, False)
-    report["directions"] = {event["seq"]: event["direction"] for event in events}
-    return report
+    sessions = judge_trace(Trace(trace, events), None, False)
+    return {"sessions": sessions, "directions": {event["seq"]: event["direction"] for event in events}}
 
 
-def offline_verdict(report: dict[str, Any], requirement: str, revision: str, side: str) -> tuple[str, str]:
-    """The outcome of ``requirement`` for ``side`` in a trace's ``report``, and why (its reason or finding)."""
-    if "error" in report:
-        return VALIDATOR_ERROR, report["error"]
+def offline_verdict(validation: dict[str, Any], requirement: str, revision: str, side: str) -> tuple[str, str]:
+    """The outcome of ``requirement`` for ``side`` over a trace's sessions, and why: a session that breaks it
+    decides, else one that passes it, else the first session's word."""
+    if "error" in validation:
+        return VALIDATOR_ERROR, validation["error"]
+    verdicts = [
+        session_verdict(report, validation["directions"], requirement, revision, side)
+        for report in validation["sessions"]
+    ]
+    return next((v for v in verdicts if v[0] in BROKEN), next((v for v in verdicts if v[0] == "pass"), verdicts[0]))
+
+
+def session_verdict(
+    report: dict[str, Any], directions: dict[int, str], requirement: str, revision: str, side: str
+) -> tuple[str, str]:
+    """The outcome of ``requirement`` for ``side`` in one session's ``report``, and why."""
     if report["revision"] != revision:
         return "absent", f"the validator judged the trace at {report['revision']}"
     entry = next((e for e in report["requirements"] if e["id"] == requirement), None)
@@ -111,7 +122,7 @@ def offline_verdict(report: dict[str, Any], requirement: str, revision: str, sid
         return "absent", "the requirement is not judged at this revision"
     findings = entry["findings"]
     if entry["side"] == "both":
-        findings = [f for f in findings if report["directions"].get(f["seq"]) == SENT_BY[side]]
+        findings = [f for f in findings if directions.get(f["seq"]) == SENT_BY[side]]
     if findings:
         first = findings[0]
         return entry["outcome"], f"seq {first['seq']}: {first['reason']}"

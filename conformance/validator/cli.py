@@ -1,4 +1,4 @@
-"""``python -m conformance validate TRACE... [--revision R] [--strict] [--format F] [-o FILE]``.
+"""``python -m conformance validate TRACE... [--revision R] [--side S] [--strict] [--format F] [-o FILE]``.
 
 Exit codes: 0 no failure (warnings allowed unless --strict); 1 a MUST / MUST NOT failed (or, under
 --strict, a SHOULD / SHOULD NOT); 2 bad invocation, including a trace that judges nothing (no event, no
@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from conformance.validator.outcomes import EXIT_BAD_INVOCATION, EXIT_MALFORMED, Trace, judge
+from conformance.validator.outcomes import EXIT_BAD_INVOCATION, EXIT_MALFORMED, SIDES, Trace, judge
 from conformance.validator.reader import STDIN, TraceError, read_trace
 from conformance.validator.reports import RENDERERS
 
@@ -28,6 +28,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     validate.add_argument("traces", nargs="+", metavar="TRACE", help="JSONL trace files (- for standard input)")
     validate.add_argument("--revision", choices=REVISIONS, help="the revision to judge at if the trace names none")
     validate.add_argument("--strict", action="store_true", help="a SHOULD / SHOULD NOT not followed fails too")
+    validate.add_argument(
+        "--side",
+        choices=SIDES,
+        help="judge only the requirements binding this side (the implementation under test; default: both)",
+    )
     validate.add_argument("--format", choices=sorted(RENDERERS), default="text")
     validate.add_argument("-o", "--output", metavar="FILE", help="write the report here instead of standard output")
     validate.set_defaults(run=run)
@@ -47,13 +52,13 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"error: cannot read {source}: {exc.strerror}", file=sys.stderr)
             return EXIT_BAD_INVOCATION
-    document = judge(traces, args.revision, args.strict)
+    document = judge(traces, args.revision, args.strict, args.side)
     rendered = RENDERERS[args.format](document)
     if args.output:
         Path(args.output).write_text(rendered, encoding="utf-8")
     else:
         sys.stdout.write(rendered)
     for trace in document["traces"]:
-        if trace["verdict"] == "nothing-judged":
+        if trace["verdict"] == "nothing-judged" and document["exit_code"] == EXIT_BAD_INVOCATION:
             print(f"error: {trace['source']} judges nothing: {trace['revision_evidence']}", file=sys.stderr)
     return document["exit_code"]

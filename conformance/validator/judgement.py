@@ -23,6 +23,11 @@ class Finding:
 class Judgement:
     subjects: int = 0
     findings: list[Finding] = field(default_factory=list)
+    unjudged: list[Finding] = field(default_factory=list)  # subjects it could not judge offline, and why
+
+    def cannot_judge(self, seq: int, reason: str) -> None:
+        """A subject the check could not judge from the trace alone: said in the report, never a verdict."""
+        self.unjudged.append(Finding(seq, reason))
 
     def examine(self, count: int = 1) -> None:
         self.subjects += count

@@ -16,8 +16,9 @@ from typing import Any
 
 from conformance.validator import registry
 from conformance.validator.reader import Event
-from conformance.validator.revision import infer
+from conformance.validator.revision import Inference, infer
 from conformance.validator.session import Session
+from conformance.validator.sessions import split
 
 PASS, FAIL, WARN = "pass", "fail", "warn"
 NOT_APPLICABLE, NOT_OBSERVED, EXCLUDED = "not-applicable", "not-observed", "excluded"
@@ -27,6 +28,7 @@ VERDICT_PASS, VERDICT_FAIL, VERDICT_NOTHING = "pass", "fail", "nothing-judged"
 REPORT_FORMAT = "mcp-matrix-validation/1"
 
 EXIT_OK, EXIT_FAILURES, EXIT_BAD_INVOCATION, EXIT_MALFORMED = 0, 1, 2, 3
+SIDES = ("client", "server")
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ def clause(row: dict, revision: str) -> str:
     return unit.text
 
 
-def _requirement_outcome(row: dict, session: Session, judgements: dict[str, Any]) -> dict:
+def _requirement_outcome(row: dict, session: Session, judgements: dict[str, Any], side: str | None) -> dict:
     entry: dict[str, Any] = {
         "id": row["id"],
         "level": row["level"],
@@ -82,6 +84,9 @@ def _requirement_outcome(row: dict, session: Session, judgements: dict[str, Any]
         entry["reason"] = registry.exclusions()[row["id"]].reason
         return entry
     entry["check"] = check.name
+    if side is not None and side not in registry.sides_of(row):
+        entry["outcome"], entry["reason"] = NOT_APPLICABLE, f"binds the {row['side']}: --side {side} judges the {side}"
+        return entry
     not_applicable = check.not_applicable(session) if check.not_applicable else None
     if not_applicable:
         entry["outcome"], entry["reason"] = NOT_APPLICABLE, not_applicable
@@ -99,12 +104,17 @@ def _requirement_outcome(row: dict, session: Session, judgements: dict[str, Any]
     return entry
 
 
-def judge_trace(trace: Trace, asked_for: str | None, strict: bool) -> dict[str, Any]:
-    """The report of one trace."""
-    inference = infer(trace.events, registry.revisions(), asked_for)
+def judge_session(
+    source: str, events: list[Event], fallback: str | None, asked_for: str | None, strict: bool, side: str | None
+) -> dict[str, Any]:
+    """The report of one session; ``fallback`` is the revision of the whole trace, for a session (a refused
+    probe) that names none of its own."""
+    inference = infer(events, registry.revisions(), asked_for)
+    if inference.revision is None and fallback is not None:
+        inference = Inference(fallback, "the trace's other sessions (this one names no revision)", inference.notes)
     report: dict[str, Any] = {
-        "source": trace.source,
-        "events": len(trace.events),
+        "source": source,
+        "events": len(events),
         "revision": inference.revision,
         "revision_evidence": inference.evidence,
         "notes": list(inference.notes),
@@ -114,16 +124,19 @@ def judge_trace(trace: Trace, asked_for: str | None, strict: bool) -> dict[str, 
     }
     if inference.revision is None:
         return report
-    session = Session(trace.events, inference.revision)
+    session = Session(events, inference.revision)
     rows = [row for row in registry.rows().values() if inference.revision in row["revisions"]]
     judgements = {}
     for check in registry.checks():
         applicable = [registry.rows()[r] for r in check.requirements if r in registry.rows()]
         applicable = [row for row in applicable if inference.revision in row["revisions"]]
-        if applicable:
-            sides = frozenset().union(*(registry.sides_of(row) for row in applicable))
-            judgements[check.name] = check.run(session, sides)
-    entries = [_requirement_outcome(row, session, judgements) for row in sorted(rows, key=lambda r: r["id"])]
+        sides = frozenset().union(*(registry.sides_of(row) for row in applicable))
+        if side is not None:
+            sides &= {side}
+        if sides:
+            judgements[check.name] = judgement = check.run(session, sides)
+            report["notes"] += [f"{check.name}: seq {f.seq}: not judged: {f.reason}" for f in judgement.unjudged]
+    entries = [_requirement_outcome(row, session, judgements, side) for row in sorted(rows, key=lambda r: r["id"])]
     totals = Counter(entry["outcome"] for entry in entries)
     report["requirements"] = entries
     report["totals"] = {outcome: totals.get(outcome, 0) for outcome in OUTCOMES}
@@ -134,21 +147,44 @@ def judge_trace(trace: Trace, asked_for: str | None, strict: bool) -> dict[str, 
     return report
 
 
-def exit_code(traces: list[dict[str, Any]]) -> int:
-    if not traces or any(t["verdict"] == VERDICT_NOTHING for t in traces):
+def judge_trace(trace: Trace, asked_for: str | None, strict: bool, side: str | None = None) -> list[dict[str, Any]]:
+    """The report of each session the trace holds (``sessions.split``): one, named after the trace, for a
+    trace of one session; ``TRACE#N`` for the Nth of several, each with a note of its extent."""
+    sessions = split(trace.events)
+    whole = infer(trace.events, registry.revisions(), asked_for).revision
+    if len(sessions) == 1:
+        return [judge_session(trace.source, trace.events, whole, asked_for, strict, side)]
+    reports = []
+    for number, events in enumerate(sessions, 1):
+        report = judge_session(f"{trace.source}#{number}", events, whole, asked_for, strict, side)
+        report["notes"].insert(
+            0, f"session {number} of {len(sessions)} in the trace: seq {events[0]['seq']} to {events[-1]['seq']}"
+        )
+        reports.append(report)
+    return reports
+
+
+def exit_code(traces: list[list[dict[str, Any]]]) -> int:
+    """From each trace's session reports: a trace none of whose sessions judged anything is a bad invocation
+    (a refused probe before the session that follows it judges nothing, and is no error)."""
+    if not traces or any(all(s["verdict"] == VERDICT_NOTHING for s in sessions) for sessions in traces):
         return EXIT_BAD_INVOCATION
-    if any(t["verdict"] == VERDICT_FAIL for t in traces):
+    if any(s["verdict"] == VERDICT_FAIL for sessions in traces for s in sessions):
         return EXIT_FAILURES
     return EXIT_OK
 
 
-def judge(traces: list[Trace], asked_for: str | None = None, strict: bool = False) -> dict[str, Any]:
-    """The report document of every trace: each trace's report, the totals over all and the exit code."""
-    reports = [judge_trace(trace, asked_for, strict) for trace in traces]
+def judge(
+    traces: list[Trace], asked_for: str | None = None, strict: bool = False, side: str | None = None
+) -> dict[str, Any]:
+    """The report document of every trace: each session's report, the totals over all and the exit code.
+    ``side`` (client or server) judges only the requirements binding that side; None judges both."""
+    by_trace = [judge_trace(trace, asked_for, strict, side) for trace in traces]
+    reports = [report for sessions in by_trace for report in sessions]
     totals = Counter()
     for report in reports:
         totals.update(report["totals"])
-    code = exit_code(reports)
+    code = exit_code(by_trace)
     verdict = {EXIT_OK: VERDICT_PASS, EXIT_FAILURES: VERDICT_FAIL}.get(code, VERDICT_NOTHING)
     return {
         "format": REPORT_FORMAT,

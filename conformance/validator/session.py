@@ -247,23 +247,34 @@ class Session:
 
     @cached_property
     def body_of(self) -> dict[int, Message]:
-        """seq of a client-to-server http POST event -> the (first) message its body carried. A recorder writes
-        each POST next to its message, in either order; with requests in flight at once they interleave, so
-        the Nth client message of the transport pairs with its Nth POST."""
+        """seq of a client-to-server http POST event -> the (first) message its body carried, where that is
+        certain. What the recorders guarantee (docs/trace-format.md): each POST's event and its body's event
+        are both written, in either order, before or after other events; with POSTs in flight at once, one
+        POST's pair may straddle another's. So the client's POSTs and bodies (a message, or an ``unparsable``
+        body) are taken in order, in stretches where their counts balance: a stretch of one POST and one
+        body pairs them; a longer one (two POSTs sent at once) pairs nothing, since its order is not the
+        order the bodies went in. A POST that carried nothing leaves the rest of the trace unpaired."""
         first_of_event: dict[int, Message] = {}
         for message in self.all_messages:
             if message.sender == CLIENT:
                 first_of_event.setdefault(message.seq, message)
         found: dict[int, Message] = {}
-        bodies: list[Message] = []
-        posts: list[int] = []
+        stretch: list[Event] = []
+        balance = 0
         for event in self.events:
             if event["transport"] != "streamable-http" or event["direction"] != "client-to-server":
                 continue
-            if event["kind"] == "message" and event["seq"] in first_of_event:
-                bodies.append(first_of_event[event["seq"]])
-            elif event["kind"] == "http" and event["method"] == "POST":
-                posts.append(event["seq"])
-            if bodies and posts:
-                found[posts.pop(0)] = bodies.pop(0)
+            if event["kind"] == "http" and event.get("method") == "POST":
+                balance += 1
+            elif event["kind"] == "message" or (event["kind"] == "lifecycle" and event.get("event") == "unparsable"):
+                balance -= 1
+            else:
+                continue
+            stretch.append(event)
+            if balance == 0:
+                if len(stretch) == 2:
+                    post, body = sorted(stretch, key=lambda e: e["kind"] != "http")
+                    if body["seq"] in first_of_event:
+                        found[post["seq"]] = first_of_event[body["seq"]]
+                stretch = []
         return found

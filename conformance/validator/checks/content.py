@@ -141,8 +141,11 @@ def tool_input_schema_valid(session: Session, judgement: Judgement, sides: froze
 @check("tools-output-schema-conformance")
 def structured_content_matches_output_schema(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """The structuredContent of a successful tools/call result validates against the outputSchema the tool
-    was listed with (the latest listing before the call)."""
-    from jsonschema import validators
+    was listed with (the latest listing before the call). Offline only: a schema whose ``$ref`` leaves the
+    document (a remote URI) leaves that call not judged, and the report says so; nothing is fetched."""
+    from jsonschema import exceptions, validators
+    from referencing import Registry
+    from referencing.exceptions import Unresolvable
 
     output_schemas: dict[str, dict] = {}
     listed_at: dict[int, dict[str, dict]] = {}
@@ -156,10 +159,17 @@ def structured_content_matches_output_schema(session: Session, judgement: Judgem
         name = request.params.get("name") if request else None
         if name not in output_schemas or result.get("isError") or "structuredContent" not in result:
             continue
-        judgement.examine()
         document = output_schemas[name]
-        validator = validators.validator_for(document, default=validators.Draft202012Validator)(document)
-        error = next(iter(validator.iter_errors(result["structuredContent"])), None)
+        # an empty registry that retrieves nothing: jsonschema's default would fetch a remote $ref over the network
+        validator = validators.validator_for(document, default=validators.Draft202012Validator)(
+            document, registry=Registry()
+        )
+        try:
+            error = next(iter(validator.iter_errors(result["structuredContent"])), None)
+        except (Unresolvable, exceptions.SchemaError, exceptions.UnknownType) as exc:
+            judgement.cannot_judge(response.seq, f"tool {name!r}'s outputSchema cannot be used offline: {exc}")
+            continue
+        judgement.examine()
         if error is not None:
             judgement.fail(response.seq, f"tool {name!r}'s structuredContent breaks its outputSchema: {error.message}")
 

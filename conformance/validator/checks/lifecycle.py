@@ -47,13 +47,15 @@ def initialize_first(session: Session, judgement: Judgement, sides: frozenset[st
     judgement.examine()
     if session.initialize is None:
         opening = session.all_messages[0]
+        if opening.sender not in sides:
+            return
         judgement.fail(
             opening.seq, f"the {opening.sender} sent {opening.method or opening.kind} and no initialize came"
         )
         return
     refused = _refused_before_session(session)
     for message in session.before_session:
-        if message.method == PING or message.seq in refused:
+        if message.method == PING or message.seq in refused or message.sender not in sides:
             continue
         if message.kind == ERROR or (message.kind == RESULT and message.sender == SERVER and message.result == {}):
             continue  # the refusal of a probe, or the answer to a ping
@@ -159,7 +161,7 @@ def methods_of_the_negotiated_revision(session: Session, judgement: Judgement, s
     revision defines (a method no revision defines is an extension, not judged here)."""
     foreign = _defined_elsewhere(session.revision)
     for message in session.messages:
-        if message.method is None:
+        if message.method is None or message.sender not in sides:
             continue
         judgement.examine()
         if message.method in foreign:
