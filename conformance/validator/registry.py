@@ -20,6 +20,7 @@ from typing import Any
 
 from conformance import PROJECT_ROOT
 from conformance.validator.checks import (
+    caching,
     capabilities,
     content,
     envelope,
@@ -27,11 +28,13 @@ from conformance.validator.checks import (
     http,
     lifecycle,
     messages,
+    meta,
     mrtr,
     pagination,
     progress,
     sampling,
     sse,
+    subscriptions,
     tasks,
 )
 from conformance.validator.checks.schema import schema_check
@@ -39,6 +42,7 @@ from conformance.validator.judgement import CHECKS, Check
 
 CATALOGUE = PROJECT_ROOT / "conformance" / "requirements.json"
 CHECK_MODULES = (
+    caching,
     capabilities,
     content,
     envelope,
@@ -46,11 +50,13 @@ CHECK_MODULES = (
     http,
     lifecycle,
     messages,
+    meta,
     mrtr,
     pagination,
     progress,
     sampling,
     sse,
+    subscriptions,
     tasks,
 )  # each registers its checks
 

@@ -540,6 +540,63 @@ def _borrow_request_state(events: list[Event]) -> None:
     after(events, index, client_message(borrowing, transport_of(events)))
 
 
+def _first_client_meta(events: list[Event], method: str = "tools/list") -> dict:
+    return first(events, is_request(method), C2S)[1]["params"]["_meta"]
+
+
+def _first_capabilities(events: list[Event]) -> dict:
+    return _first_client_meta(events)["io.modelcontextprotocol/clientCapabilities"]
+
+
+def _exchange_over_http(events: list[Event], request: dict, answer: dict, status: int) -> None:
+    """A request POSTed after the last one of the trace, answered with ``answer`` under HTTP ``status``."""
+    post = copy.deepcopy(http_events(events, C2S, "POST")[-1])
+    set_header(post, "mcp-method", request["method"])
+    drop_header(post, "mcp-name")
+    closing = next(i for i, e in enumerate(events) if e["kind"] == "lifecycle" and e.get("event") == "close")
+    events[closing:closing] = [
+        client_message(request, "streamable-http"),
+        post,
+        _http(S2C, "streamable-http", "POST", {"content-type": "application/json"}, status=status),
+        server_message(answer, "streamable-http"),
+    ]
+
+
+def _refused_over_http(events: list[Event], meta: dict, error: dict) -> None:
+    _exchange_over_http(
+        events,
+        {
+            "jsonrpc": "2.0",
+            "id": 700,
+            "method": "tools/call",
+            "params": {"name": "ask", "arguments": {}, "_meta": meta},
+        },
+        {"jsonrpc": "2.0", "id": 700, "error": error},
+        200,
+    )
+
+
+def _capability_refusal(events: list[Event], data: dict) -> None:
+    """A tools/call declaring no elicitation, refused with -32021 carrying ``data``."""
+    request = copy.deepcopy(first(events, is_request("tools/call"), C2S)[1])
+    request["id"] = "needs-elicitation"
+    request["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"].pop("elicitation", None)
+    closing = len(events)
+    events[closing:closing] = [
+        client_message(request, transport_of(events)),
+        server_message(
+            {"jsonrpc": "2.0", "id": "needs-elicitation", "error": {"code": -32021, "message": "x", "data": data}},
+            transport_of(events),
+        ),
+    ]
+
+
+def _early_subscription_notice(events: list[Event]) -> None:
+    index, _ = first(events, is_request("subscriptions/listen"), C2S)
+    _, notice = first(events, lambda f: f.get("method") == "notifications/tools/list_changed", S2C)
+    after(events, index, server_message(copy.deepcopy(notice), transport_of(events)))
+
+
 BREAKS: dict[str, tuple[str, Break]] = {
     # check name -> (the conforming trace it breaks, the break)
     "initialize-first": (
@@ -1158,6 +1215,46 @@ BREAKS: dict[str, tuple[str, Break]] = {
         lambda ev: _retry(ev, lambda retry: _set_in(retry["params"], "inputResponses", {})),
     ),
     "request-state-used-for-its-retry": (MODERN_SERVER, _borrow_request_state),
+    "client-info-on-requests": (
+        MODERN_SERVER,
+        lambda ev: _first_client_meta(ev).pop("io.modelcontextprotocol/clientInfo"),
+    ),
+    "server-info-on-results": (
+        MODERN_SERVER,
+        lambda ev: first(ev, is_result_of(ev, "tools/list"))[1]["result"]["_meta"].pop(
+            "io.modelcontextprotocol/serverInfo"
+        ),
+    ),
+    "roots-declared-on-every-request": (MODERN_SERVER, lambda ev: _first_capabilities(ev).pop("roots")),
+    "sampling-declared-on-every-request": (MODERN_SERVER, lambda ev: _first_capabilities(ev).pop("sampling")),
+    "elicitation-declared-on-every-request": (MODERN_SERVER, lambda ev: _first_capabilities(ev).pop("elicitation")),
+    "trace-context-values": (
+        MODERN_SERVER,
+        lambda ev: _set_in(_first_client_meta(ev), "traceparent", "00-not-a-trace-id-01"),
+    ),
+    "missing-capability-errors-name-them": (MODERN_SERVER, lambda ev: _capability_refusal(ev, {})),
+    "missing-capability-answered-400": (
+        "prompts-2026-07-28-streamable-http.jsonl",
+        lambda ev: _refused_over_http(
+            ev,
+            {**_first_client_meta(ev, "prompts/list"), "io.modelcontextprotocol/clientCapabilities": {}},
+            {"code": -32021, "message": "x", "data": {"requiredCapabilities": {"elicitation": {}}}},
+        ),
+    ),
+    "missing-meta-answered-400": (
+        "prompts-2026-07-28-streamable-http.jsonl",
+        lambda ev: _refused_over_http(ev, {}, {"code": -32602, "message": "missing _meta"}),
+    ),
+    "meta-prefixes-reversed": (MODERN_SERVER, lambda ev: _add_meta_key(ev, "example.com/flag")),
+    "listens-acknowledged-first": (
+        MODERN_SERVER,
+        lambda ev: ev.pop(first(ev, lambda f: f.get("method") == "notifications/subscriptions/acknowledged")[0]),
+    ),
+    "nothing-before-acknowledgement": (MODERN_SERVER, _early_subscription_notice),
+    "ttl-not-negative": (
+        MODERN_SERVER,
+        lambda ev: _set_in(first(ev, is_result_of(ev, "tools/list"))[1]["result"], "ttlMs", -1),
+    ),
     "header-annotation-not-empty": (
         MODERN_SERVER,
         lambda ev: _set_in(_header_tool_properties(ev)["region"], "x-mcp-header", ""),
@@ -1298,8 +1395,11 @@ def examined_in(conforming: dict[str, list[Event]]) -> dict[str, str]:
 def base_of(check: Check, examined: dict[str, str]) -> tuple[str, Break]:
     """The conforming trace a check's violation starts from, and how it is broken (a schema check: the
     first conforming trace in which it examines a message)."""
-    if check.name in BREAKS:
-        return BREAKS[check.name]
+    from tests.validator.feature_breaks import FEATURE_BREAKS
+
+    breaks = {**BREAKS, **FEATURE_BREAKS}
+    if check.name in breaks:
+        return breaks[check.name]
     if check.name not in examined:
         raise LookupError(f"no conforming trace holds a subject of {check.name}")
     return examined[check.name], lambda ev: _break_schema(ev, check)
