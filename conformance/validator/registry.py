@@ -24,6 +24,7 @@ from conformance.validator.checks import (
     capabilities,
     content,
     envelope,
+    features,
     headers,
     http,
     lifecycle,
@@ -46,6 +47,7 @@ CHECK_MODULES = (
     capabilities,
     content,
     envelope,
+    features,
     headers,
     http,
     lifecycle,
@@ -76,6 +78,14 @@ OUTSIDE_THE_SESSION = (
 )
 JUDGEMENT = "a matter of judgement (relevance, helpfulness, consistency): no rule a check could apply to a message"
 RESTATES_OTHER_ROWS = "restates the rules of other rows, which their own checks judge on the same trace"
+VERSIONS_IMPLEMENTED = (
+    "needs the set of protocol versions the implementation implements: a session names only the one it speaks"
+)
+ONE_VANTAGE_POINT = (
+    "a trace is recorded at one point of the transport: it shows what was sent there, not that the other end got it"
+)
+CUSTOM_TRANSPORT = "about a custom transport: a trace records stdio, Streamable HTTP or HTTP+SSE only"
+FOR_SPEC_AUTHORS = "a rule for the specification's authors (which codes it defines), not for an implementation"
 APPS_HOST_AND_VIEW = (
     "an MCP Apps host or view obligation: rendering, sandboxing, the host-view channel; not in a client-server trace"
 )
@@ -92,6 +102,10 @@ EXCLUSION_REASONS = (
     OUTSIDE_THE_SESSION,
     JUDGEMENT,
     RESTATES_OTHER_ROWS,
+    VERSIONS_IMPLEMENTED,
+    ONE_VANTAGE_POINT,
+    CUSTOM_TRANSPORT,
+    FOR_SPEC_AUTHORS,
     NO_CHECK_YET,
 )
 
@@ -263,6 +277,85 @@ EXCLUDED_BY_ID: dict[str, str] = {
     "caching-ttl-not-poll-interval": NOT_ON_THE_WIRE,  # timing
     "caching-ttl-positive-fresh": INTERNAL_STATE,
 }
+
+
+# The transport, lifecycle, versioning, message, error and server-feature rows no check judges, each read
+# against its clause (python -m conformance show ID).
+TRANSPORT_AND_FEATURE_ROWS: dict[str, str] = {
+    "architecture-base-protocol-required": DOCUMENTATION,  # what an implementation implements, not one session
+    "architecture-core-components-required": DOCUMENTATION,
+    "errors-legacy-range-no-assumed-meaning": INTERNAL_STATE,  # the meaning a receiver attaches to a code
+    "errors-legacy-range-no-new-codes": FOR_SPEC_AUTHORS,
+    "errors-message-one-sentence-message": JUDGEMENT,  # "brief", "one sentence": no rule for free text
+    "errors-server-message-one-sentence": JUDGEMENT,
+    "errors-new-codes-outside-jsonrpc-range": INTERNAL_STATE,  # which codes it introduced for its own purposes
+    "errors-reserved-range-defined-meaning": INTERNAL_STATE,  # the condition a code was used for
+    "http-sse-bind-localhost": DOCUMENTATION,  # the address it listens on: configuration, not in a trace
+    "streamable-http-bind-localhost": DOCUMENTATION,
+    "http-sse-migrate": DOCUMENTATION,
+    "versioning-deprecated-migrate": DOCUMENTATION,
+    "lifecycle-client-disconnect-unsupported-protocolversion": VERSIONS_IMPLEMENTED,
+    "lifecycle-client-version-latest": VERSIONS_IMPLEMENTED,
+    "lifecycle-client-version-supported": VERSIONS_IMPLEMENTED,
+    "lifecycle-server-version-alternative": VERSIONS_IMPLEMENTED,
+    "lifecycle-server-version-echo": VERSIONS_IMPLEMENTED,
+    "lifecycle-server-version-latest": VERSIONS_IMPLEMENTED,
+    # a response names its request by id and a notification has none: an answer to a notification reads as a
+    # response to no request, which messages-response-matches-request judges
+    "messages-notification-no-response": RESTATES_OTHER_ROWS,
+    "prompts-client-handles-pagination": OVER_TIME,  # the next page may come after the recording stopped
+    "prompts-embedded-resource-mime-type": JUDGEMENT,  # which type "fits" the resource
+    "prompts-internal-error-code": INTERNAL_STATE,  # whether a failure was internal
+    "resources-internal-error-code": INTERNAL_STATE,
+    "prompts-list-changed-notify": INTERNAL_STATE,  # whether its set of prompts changed
+    "resources-list-changed-notify": INTERNAL_STATE,
+    "tools-list-changed-notify": INTERNAL_STATE,
+    "prompts-list-current-set": INTERNAL_STATE,  # what is presently available to that client
+    "resources-list-current-set": INTERNAL_STATE,
+    "tools-list-current-set": INTERNAL_STATE,
+    "prompts-respect-capability-negotiation": RESTATES_OTHER_ROWS,  # lifecycle-negotiated-capabilities-only-*
+    "prompts-validate-arguments": INTERNAL_STATE,
+    "prompts-validate-inputs-outputs": INTERNAL_STATE,
+    "resources-https-otherwise-other-scheme": OUTSIDE_THE_SESSION,  # whether the client can fetch it from the web
+    "resources-https-scheme-only-if-client-fetchable": OUTSIDE_THE_SESSION,
+    "resources-not-found-error-code": INTERNAL_STATE,  # whether a resource exists (templates, unlisted ones)
+    "resources-read-not-found-invalid-params": INTERNAL_STATE,
+    "resources-read-not-found-no-empty-contents": INTERNAL_STATE,
+    "security-privacy-in-design": DOCUMENTATION,
+    "stdio-client-cancel-notification": INTERNAL_STATE,  # whether it abandoned a request; a cancel it sends is
+    # judged by the cancellation rows
+    "stdio-client-correlate-subscription-notifications": INTERNAL_STATE,
+    "stdio-server-silent-after-cancel": NOT_ON_THE_WIRE,  # an answer already on its way when the cancel came
+    "streamable-http-server-silent-after-cancel": NOT_ON_THE_WIRE,  # reads the same in a trace: timing
+    "streamable-http-client-cancel-notification": INTERNAL_STATE,
+    "streamable-http-client-delete-session": OVER_TIME,  # "done with a session": the recording may stop first
+    "streamable-http-client-refresh-tools-on-header-mismatch": OVER_TIME,
+    "streamable-http-client-new-post-per-message": NOT_ON_THE_WIRE,  # which POST carried a message: docs/validator.md
+    "streamable-http-client-reject-invalid-x-mcp-header": INTERNAL_STATE,  # the tool list it gives its application
+    "streamable-http-header-names-case-insensitive": INTERNAL_STATE,  # how it matches names it receives
+    "streamable-http-intermediary-reject-unvalidated": OUTSIDE_THE_SESSION,  # an intermediary, not a peer
+    "streamable-http-no-broadcast": NOT_ON_THE_WIRE,  # which stream carried a message
+    "streamable-http-origin-invalid-403": INTERNAL_STATE,  # which origins it judges invalid
+    "streamable-http-rejected-no-request-error-status": INTERNAL_STATE,  # which messages it cannot accept
+    "streamable-http-session-id-unique": OVER_TIME,  # across sessions; ids are written as per-trace pseudonyms
+    "streamable-http-single-endpoint": DOCUMENTATION,  # the paths it serves, beyond those a client used
+    "tools-aggregator-disambiguate-names": OUTSIDE_THE_SESSION,  # several servers' sessions
+    "tools-aggregator-not-rely-on-server-name": OUTSIDE_THE_SESSION,
+    "tools-client-ref-resolution": INTERNAL_STATE,
+    "tools-human-can-deny-invocation": USER_INTERFACE,
+    "tools-name-case-sensitive": INTERNAL_STATE,  # how it compares names
+    "tools-name-no-special-characters": RESTATES_OTHER_ROWS,  # tools-name-allowed-characters
+    "tools-output-schema-client-validates": INTERNAL_STATE,
+    "tools-tool-errors-in-result-iserror": INTERNAL_STATE,  # whether an error arose inside the tool
+    "transports-binding-delivers-client-messages": ONE_VANTAGE_POINT,
+    "transports-binding-delivers-server-messages": ONE_VANTAGE_POINT,
+    "transports-custom-preserve-jsonrpc-format": CUSTOM_TRANSPORT,
+    "transports-custom-preserve-lifecycle": CUSTOM_TRANSPORT,
+    "transports-custom-preserve-message-patterns": CUSTOM_TRANSPORT,
+    "transports-custom-preserve-request-metadata": CUSTOM_TRANSPORT,
+    "versioning-extension-unsupported-fallback": INTERNAL_STATE,  # which extensions each side supports
+}
+EXCLUDED_BY_ID.update(TRANSPORT_AND_FEATURE_ROWS)
 
 
 @dataclass(frozen=True)

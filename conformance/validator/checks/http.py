@@ -1,10 +1,9 @@
 """Streamable HTTP, from the trace's ``http`` events: Accept headers, session ids, the protocol-version
 header, the 2026-07-28 mirrored headers, statuses and content types of the answers.
 
-An http POST event and the message it carried pair in order (``Session.body_of``: the Nth client message
-with the Nth POST). A
-response event is paired with its request only where that is certain: the one request of its HTTP
-method still unanswered at that point (concurrent requests leave their answers unjudged).
+An http POST event and the message it carried pair only where their order leaves no doubt
+(``Session.body_of``). A response event is paired with its request only where that is certain: the one
+request of its HTTP method still unanswered at that point (concurrent requests leave their answers unjudged).
 """
 
 from __future__ import annotations
@@ -374,3 +373,90 @@ def unknown_method_answered_404(session: Session, judgement: Judgement, sides: f
         judgement.examine()
         if response["status"] != 404:
             judgement.fail(response["seq"], f"method not found ({body.method}) answered {response['status']}, not 404")
+
+
+def _post_answers(session: Session, transport: str) -> Iterator[Event]:
+    return (e for e in session.http_responses() if e["transport"] == transport and e["method"] == "POST")
+
+
+@check("streamable-http-endpoint-accepts-post", not_applicable=_on_streamable_http)
+def endpoint_accepts_post(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """The MCP endpoint takes POST: no POST is answered 405 Method Not Allowed."""
+    for response in _post_answers(session, STREAMABLE_HTTP):
+        judgement.examine()
+        if response["status"] == 405:
+            judgement.fail(response["seq"], "a POST to the MCP endpoint was answered 405 Method Not Allowed")
+
+
+def _on_http_sse(session: Session) -> str | None:
+    return None if any(e["transport"] == "sse" for e in session.http) else "the trace has no HTTP+SSE exchange"
+
+
+@check("http-sse-post-endpoint", not_applicable=_on_http_sse)
+def sse_server_takes_posts(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2024-11-05) The server offers a POST endpoint: no POST of the client is answered 405 Method Not
+    Allowed."""
+    for response in _post_answers(session, "sse"):
+        judgement.examine()
+        if response["status"] == 405:
+            judgement.fail(response["seq"], "a POST of the client was answered 405 Method Not Allowed")
+
+
+@check("streamable-http-missing-session-id-400", not_applicable=_on_streamable_http)
+def missing_session_id_answered_400(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Once the server has assigned a session id, a POST of another message than initialize without the
+    Mcp-Session-Id header is answered 400 Bad Request."""
+    assigned = False
+    for request, response in exchanges(session):
+        body = session.body_of.get(request["seq"])
+        unnamed = header(request, SESSION_ID_HEADER) is None
+        if unnamed and assigned and request["method"] == "POST" and body is not None and body.method != "initialize":
+            judgement.examine()
+            if response["status"] != 400:
+                judgement.fail(
+                    response["seq"], f"a {body.method or body.kind} without a session id answered {response['status']}"
+                )
+        assigned = assigned or header(response, SESSION_ID_HEADER) is not None
+
+
+@check("streamable-http-client-reinitialize-on-404", not_applicable=_on_streamable_http)
+def no_request_on_a_session_gone(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """After a 404 to a request carrying a session id, the client sends that id no more: it opens a new
+    session with an initialize that carries none (which begins another session of the trace)."""
+    for request, response in exchanges(session):
+        gone = header(request, SESSION_ID_HEADER)
+        if response["status"] != 404 or gone is None:
+            continue
+        judgement.examine()
+        later = next(
+            (e for e in session.http_requests() if e["seq"] > response["seq"] and header(e, SESSION_ID_HEADER) == gone),
+            None,
+        )
+        if later is not None:
+            judgement.fail(
+                later["seq"], f"a {later['method']} still carries the session id answered 404 at seq {response['seq']}"
+            )
+
+
+@check("streamable-http-post-body-batch", not_applicable=_on_streamable_http)
+def post_batch_shape(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2025-03-26) A batch the client POSTs is not empty, and holds requests and notifications only or
+    responses only."""
+    for event in session.events:
+        if (
+            event["kind"] != "message"
+            or event["direction"] != "client-to-server"
+            or event["transport"] != STREAMABLE_HTTP
+        ):
+            continue
+        payload = event["payload"]
+        if not isinstance(payload, list):
+            continue
+        judgement.examine()
+        kinds = {Message(event["seq"], "client", STREAMABLE_HTTP, item).kind for item in payload}
+        if not payload:
+            judgement.fail(event["seq"], "the client POSTed an empty batch")
+        elif kinds & {RESULT, ERROR} and kinds & {REQUEST, NOTIFICATION}:
+            judgement.fail(event["seq"], "the client POSTed a batch mixing responses with requests or notifications")
+        elif not kinds <= {RESULT, ERROR, REQUEST, NOTIFICATION}:
+            judgement.fail(event["seq"], "the client POSTed a batch holding something that is no JSON-RPC message")

@@ -3,6 +3,8 @@ nothing but ping before it, the negotiated version kept, only negotiated capabil
 
 from __future__ import annotations
 
+import json
+
 from conformance.catalogue.vocabulary import REVISIONS
 from conformance.harness.peer import method_definitions
 from conformance.validator.checks.http import exchanges
@@ -170,3 +172,20 @@ def methods_of_the_negotiated_revision(session: Session, judgement: Judgement, s
                 message.seq,
                 f"the {message.sender} sent {message.method}, which {session.revision} does not define ({others} do)",
             )
+
+
+@check("versioning-modern-only-initialize-error")
+def initialize_refusal_names_versions(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) An error the server answers an initialize request with names a protocol version it
+    supports (in its message or its data)."""
+    for request in session.all_messages:
+        if request.sender != CLIENT or request.kind != REQUEST or request.method != "initialize":
+            continue
+        refusals = [a for a in session.answers_to(request) if a.kind == ERROR]
+        if not refusals:
+            continue
+        judgement.examine()
+        error = refusals[0].frame.get("error")
+        text = json.dumps(error) if isinstance(error, dict) else ""
+        if not any(revision in text for revision in REVISIONS):
+            judgement.fail(refusals[0].seq, "the refusal of initialize names no protocol version the server supports")

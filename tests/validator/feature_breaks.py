@@ -1,0 +1,134 @@
+"""The violation traces of the transport, lifecycle, message and server-feature checks (checks/features.py
+and the later checks of checks/http.py and checks/lifecycle.py): check name -> (the conforming trace it
+breaks, the break). corpus.py merges them into its BREAKS."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.validator.corpus import (
+    C2S,
+    S2C,
+    Event,
+    after,
+    client_message,
+    first,
+    frames,
+    http_events,
+    initialize_result,
+    is_request,
+    is_result_of,
+    server_message,
+    set_header,
+)
+
+TOUR_2025_06_18 = "schema-tour-server-2025-06-18-stdio.jsonl"
+TOUR_2025_11_25 = "schema-tour-server-2025-11-25-stdio.jsonl"
+MODERN_TOUR = "schema-tour-server-2026-07-28-stdio.jsonl"
+SESSION_DELETE = "session-delete-2025-03-26-streamable-http.jsonl"
+
+
+def _first_tools(events: list[Event]) -> list[dict]:
+    return first(events, is_result_of(events, "tools/list"))[1]["result"]["tools"]
+
+
+def _first_structured_call(events: list[Event]) -> dict:
+    return first(events, lambda f: "structuredContent" in (f.get("result") or {}))[1]["result"]
+
+
+def _embed_a_resource(events: list[Event]) -> None:
+    _, frame = first(events, is_result_of(events, "tools/call"), S2C)
+    frame["result"]["content"].append({"type": "resource", "resource": {"uri": "file:///a.txt", "text": "a"}})
+    initialize_result(events)["capabilities"].pop("resources", None)
+
+
+def _list_tools_again_reversed(events: list[Event]) -> None:
+    index, frame = first(events, is_result_of(events, "tools/list"), S2C)
+    request = first(events, is_request("tools/list"), C2S)[1]
+    again = {**request, "id": "listed-again"}
+    tools = list(reversed(frame["result"]["tools"]))
+    assert len(tools) > 1, "the base trace lists one tool: no order to break"
+    answer = {"jsonrpc": "2.0", "id": "listed-again", "result": {**frame["result"], "tools": tools}}
+    after(events, index, client_message(again, events[index]["transport"]))
+    after(events, index + 1, server_message(answer, events[index]["transport"]))
+
+
+def _prompt_get(events: list[Event]) -> dict:
+    return first(events, is_request("prompts/get"), C2S)[1]
+
+
+def _require_an_argument(events: list[Event]) -> None:
+    """The listed prompt that the first prompts/get names gains a required argument the get leaves out."""
+    name = _prompt_get(events)["params"]["name"]
+    for _, frame in frames(events, S2C):
+        for prompt in (frame.get("result") or {}).get("prompts") or [] if isinstance(frame.get("result"), dict) else []:
+            if prompt.get("name") == name:
+                prompt["arguments"] = [*prompt.get("arguments", []), {"name": "needed", "required": True}]
+
+
+def _refuse_discover(events: list[Event]) -> None:
+    index, frame = first(events, is_result_of(events, "server/discover"), S2C)
+    events[index]["payload"] = {"jsonrpc": "2.0", "id": frame["id"], "error": {"code": -32601, "message": "no"}}
+
+
+def _unanswered_batch(events: list[Event]) -> None:
+    index = first(events, lambda f: f.get("method") == "notifications/initialized", C2S)[0]
+    batch = [
+        {"jsonrpc": "2.0", "id": "batched-1", "method": "ping"},
+        {"jsonrpc": "2.0", "id": "batched-2", "method": "ping"},
+    ]
+    after(events, index, client_message(batch, events[index]["transport"]))
+
+
+def _post_status(events: list[Event], status: int) -> None:
+    http_events(events, S2C, "POST")[-1]["status"] = status
+
+
+def _post_without_session_id(events: list[Event]) -> None:
+    """The notifications/initialized POST loses its session id; the server takes it (202) all the same."""
+    post = http_events(events, C2S, "POST")[1]
+    for key in [k for k in post["headers"] if k.lower() == "mcp-session-id"]:
+        del post["headers"][key]
+
+
+def _post_on_a_session_gone(events: list[Event]) -> None:
+    gone = http_events(events, C2S, "DELETE")[-1]
+    post = {**http_events(events, C2S, "POST")[-1], "headers": dict(gone["headers"])}
+    set_header(post, "Content-Type", "application/json")
+    events.append(post)
+
+
+def _mixed_batch(events: list[Event]) -> None:
+    index, frame = first(events, lambda f: f.get("method") == "notifications/initialized", C2S)
+    events[index]["payload"] = [frame, {"jsonrpc": "2.0", "id": "stray", "result": {}}]
+
+
+def _refuse_initialize(events: list[Event]) -> None:
+    request: dict[str, Any] = {"jsonrpc": "2.0", "id": "legacy", "method": "initialize", "params": {}}
+    refusal = {"jsonrpc": "2.0", "id": "legacy", "error": {"code": -32600, "message": "initialize is not spoken here"}}
+    index = first(events, is_request(), C2S)[0] - 1
+    after(events, index, client_message(request, events[index + 1]["transport"]))
+    after(events, index + 1, server_message(refusal, events[index + 1]["transport"]))
+
+
+FEATURE_BREAKS = {
+    "tool-name-characters": (TOUR_2025_11_25, lambda ev: _first_tools(ev)[0].update(name="bad name, really")),
+    "tool-name-length": (TOUR_2025_11_25, lambda ev: _first_tools(ev)[0].update(name="t" * 129)),
+    "tool-names-unique": (TOUR_2025_11_25, lambda ev: _first_tools(ev).append(dict(_first_tools(ev)[0]))),
+    "structured-content-mirrored-in-text": (
+        TOUR_2025_06_18,
+        lambda ev: _first_structured_call(ev).update(content=[{"type": "text", "text": "not the JSON"}]),
+    ),
+    "embedded-resources-need-the-capability": (TOUR_2025_06_18, _embed_a_resource),
+    "tool-listings-keep-their-order": (MODERN_TOUR, _list_tools_again_reversed),
+    "unknown-prompt-refused": (TOUR_2025_06_18, lambda ev: _prompt_get(ev)["params"].update(name="never-listed")),
+    "missing-prompt-arguments-refused": (TOUR_2025_06_18, _require_an_argument),
+    "discover-answered": ("reissue-2026-07-28-streamable-http.jsonl", _refuse_discover),
+    "batches-answered": ("schema-tour-server-2025-03-26-stdio.jsonl", _unanswered_batch),
+    "endpoint-accepts-post": ("schema-tour-server-2025-06-18-streamable-http.jsonl", lambda ev: _post_status(ev, 405)),
+    "sse-server-takes-posts": ("sse-2024-11-05.jsonl", lambda ev: _post_status(ev, 405)),
+    "missing-session-id-answered-400": (SESSION_DELETE, _post_without_session_id),
+    "no-request-on-a-session-gone": (SESSION_DELETE, _post_on_a_session_gone),
+    "post-batch-shape": ("schema-tour-server-2025-03-26-streamable-http.jsonl", _mixed_batch),
+    "initialize-refusal-names-versions": (MODERN_TOUR, _refuse_initialize),
+}
