@@ -21,7 +21,7 @@ import pytest
 
 from conformance.harness.frames import BOTH_TRANSPORTS, CLIENT_INFO, initialize_params
 from conformance.harness.pages import OTHER, Page, PageServer
-from conformance.harness.peer import Peer
+from conformance.harness.peer import ImplementationTimeout, Peer
 from conformance.harness.scripted_server import SERVER_INFO, ScriptedPeer, ScriptedServer, default_results
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.matrix.covers import for_req
@@ -92,14 +92,24 @@ def exhausting_icons() -> list[dict[str, Any]]:
     ]
 
 
-def offer_client_icons(peer: Peer, icons: list[dict[str, Any]]) -> dict:
+def offer_client_icons(peer: Peer, icons: list[dict[str, Any]]) -> dict | None:
     """The server's answer to the first request whose ``clientInfo`` carries ``icons``: ``initialize`` (the
-    session then goes on as usual when it succeeds), or at 2026-07-28 ``server/discover``."""
+    session then goes on as usual when it succeeds), or at 2026-07-28 ``server/discover``. None: the transport
+    refused the request before any JSON-RPC answer (over HTTP, a status such as 413 for a body too large)."""
     client_info = {**CLIENT_INFO, "icons": icons}
     if peer.stateless:
-        return peer.rpc("server/discover", {"_meta": {CLIENT_INFO_META: client_info}}, check=False)
-    response = peer.request("initialize", {**initialize_params(peer.revision), "clientInfo": client_info}, check=False)
-    if "result" in response:
+        frame = peer.envelope("server/discover", peer.next_id(), {"_meta": {CLIENT_INFO_META: client_info}})
+    else:
+        params = {**initialize_params(peer.revision), "clientInfo": client_info}
+        frame = {"jsonrpc": "2.0", "id": peer.next_id(), "method": "initialize", "params": params}
+    peer.send_request(frame)
+    try:
+        response = peer.expect_response(frame["id"])
+    except ImplementationTimeout:
+        if peer.refusal_of(frame["id"]) is None:
+            raise
+        return None
+    if not peer.stateless and "result" in response:
         peer.initialized, peer.client_capabilities = response["result"], {}
         if hasattr(peer, "negotiated_version"):  # Streamable HTTP: the version header of later requests
             peer.negotiated_version = response["result"].get("protocolVersion")
@@ -111,9 +121,12 @@ def assert_still_serving(peer: Peer, icons: list[dict[str, Any]], what: str) -> 
     """The request carrying ``icons`` is answered (a result, or an error: refusing is a defence), and the
     server then answers the request every server answers."""
     answer = offer_client_icons(peer, icons)
-    assert "result" in answer or "error" in answer, f"the request whose clientInfo carried {what} got {answer}"
-    if "error" in answer:
-        return  # refused: the icons were not taken in
+    if answer is None:  # refused by the transport: the icons were not taken in; a new session must still be served
+        peer.open()
+    else:
+        assert "result" in answer or "error" in answer, f"the request whose clientInfo carried {what} got {answer}"
+        if "error" in answer:
+            return  # refused: the icons were not taken in
     probe = peer.rpc(peer.probe_method, check=False)
     assert "result" in probe, f"after a clientInfo carrying {what}, {peer.probe_method} was answered {probe}"
 

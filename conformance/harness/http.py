@@ -406,7 +406,9 @@ class HttpPeer(HttpTransport):
         finally:
             self._done(response)
         exchange.body = body
-        if body.strip():
+        # An error status may come with any body (a JSON-RPC error "MAY" be it): one that is no JSON, such as a
+        # framework's HTML page for a 413, is kept in the exchange, not read as a message.
+        if body.strip() and (exchange.status < 400 or body.strip()[:1] in (b"{", b"[")):
             self.inbound.put(body.strip() + b"\n")
         request_id = frame.get("id") if isinstance(frame, dict) and "method" in frame else None
         if request_id is not None and exchange.status >= 400 and not _answers_in(body, request_id):
@@ -505,10 +507,8 @@ class HttpPeer(HttpTransport):
     def refusal_of(self, request_id: Any) -> str | None:
         return self._refused.get(request_id)
 
-    def initialize(self, capabilities: dict | None = None, *, check: bool = True) -> dict:
-        result = super().initialize(capabilities, check=check)
+    def negotiated(self, result: dict) -> None:
         self.negotiated_version = result.get("protocolVersion")
-        return result
 
     def diagnostics(self) -> str:
         return "\n".join(f"{e.method} -> {e.status}" for e in self.exchanges[-5:])
@@ -526,8 +526,10 @@ class HttpPeer(HttpTransport):
             reader.join(timeout=2)
         self.inbound.put(CLOSED)
         if self.session_id and self.revision != MODERN:
+            # the session's headers, MCP-Protocol-Version included: the DELETE is a request of the session too
+            headers = {k: v for k, v in self.headers_for(None).items() if k not in ("Content-Type", "Accept")}
             with contextlib.suppress(AssertionError, OSError):
-                self.exchange("DELETE", headers={"Mcp-Session-Id": self.session_id})
+                self.exchange("DELETE", headers=headers)
 
 
 def _is_request(frame: Any) -> bool:
