@@ -347,8 +347,13 @@ class Peer:
         if "result" not in response:
             raise ProtocolViolation(f"initialize failed: {response}")
         self.initialized = response["result"]
+        self.negotiated(response["result"])
         self.notify("notifications/initialized")
         return response["result"]
+
+    def negotiated(self, result: dict) -> None:
+        """Take what the transport needs from the initialize result before the handshake ends (Streamable HTTP:
+        the version its later requests' header names, notifications/initialized's first)."""
 
     def declares(self, capability: str, flag: str | None = None) -> bool:
         """Whether the initialize result declared ``capability`` (and its ``flag``, such as listChanged)."""
