@@ -9,6 +9,7 @@ from typing import Any
 from tests.validator.corpus import (
     C2S,
     S2C,
+    Break,
     Event,
     after,
     client_message,
@@ -111,6 +112,70 @@ def _refuse_initialize(events: list[Event]) -> None:
     after(events, index + 1, server_message(refusal, events[index + 1]["transport"]))
 
 
+MODERN_HTTP = "prompts-2026-07-28-streamable-http.jsonl"
+HTTP = "streamable-http"
+ANNOTATED_TOOL = {
+    "name": "mirror",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "count": {"type": "integer", "x-mcp-header": "Count"},
+            "flag": {"type": "boolean", "x-mcp-header": "Flag"},
+        },
+    },
+}
+
+
+def _exchange(events: list[Event], request: dict, headers: dict[str, str], answer: dict) -> None:
+    """A request POSTed with ``headers`` (the message, then its POST), answered 200 with ``answer``."""
+    meta = events[0]["payload"]["params"]["_meta"]
+    request = {**request, "params": {**request.get("params", {}), "_meta": meta}}
+    post_headers = {"Content-Type": "application/json", "MCP-Protocol-Version": "2026-07-28", **headers}
+    events.append(client_message(request, HTTP))
+    events.append({**http_events(events, C2S, "POST")[0], "headers": post_headers})
+    events.append({**http_events(events, S2C, "POST")[0], "headers": {"content-type": "application/json"}})
+    events.append(server_message({"jsonrpc": "2.0", "id": request["id"], **answer}, HTTP))
+
+
+def _call_annotated_tool(arguments: dict[str, Any], headers: dict[str, str]) -> Break:
+    """Lists a tool with three x-mcp-header parameters, then calls it with ``arguments`` under ``headers``."""
+
+    def call(events: list[Event]) -> None:
+        listing = {"result": {"tools": [ANNOTATED_TOOL]}}
+        _exchange(
+            events, {"jsonrpc": "2.0", "id": "list", "method": "tools/list"}, {"Mcp-Method": "tools/list"}, listing
+        )
+        request = {
+            "jsonrpc": "2.0",
+            "id": "call",
+            "method": "tools/call",
+            "params": {"name": "mirror", "arguments": arguments},
+        }
+        called = {"result": {"content": [{"type": "text", "text": "ok"}]}}
+        _exchange(events, request, {"Mcp-Method": "tools/call", "Mcp-Name": "mirror", **headers}, called)
+
+    return call
+
+
+def _refuse_version(supported: list[str] | None, retried: bool) -> Break:
+    """A tools/list of version 1999-01-01 refused with -32022 (``supported`` in its data, if given); then, if
+    ``retried``, the same request again naming the same unknown version."""
+
+    def refuse(events: list[Event]) -> None:
+        data = {"requested": "1999-01-01"} | ({"supported": supported} if supported is not None else {})
+        refusal = {"error": {"code": -32022, "message": "unsupported protocol version", "data": data}}
+        for request_id in ("old", "old-again") if retried else ("old",):
+            request = {"jsonrpc": "2.0", "id": request_id, "method": "tools/list"}
+            _exchange(events, request, {"Mcp-Method": "tools/list"}, refusal)
+            events[-4]["payload"]["params"]["_meta"] = {
+                **events[-4]["payload"]["params"]["_meta"],
+                "io.modelcontextprotocol/protocolVersion": "1999-01-01",
+            }
+
+    return refuse
+
+
 FEATURE_BREAKS = {
     "tool-name-characters": (TOUR_2025_11_25, lambda ev: _first_tools(ev)[0].update(name="bad name, really")),
     "tool-name-length": (TOUR_2025_11_25, lambda ev: _first_tools(ev)[0].update(name="t" * 129)),
@@ -131,4 +196,17 @@ FEATURE_BREAKS = {
     "no-request-on-a-session-gone": (SESSION_DELETE, _post_on_a_session_gone),
     "post-batch-shape": ("schema-tour-server-2025-03-26-streamable-http.jsonl", _mixed_batch),
     "initialize-refusal-names-versions": (MODERN_TOUR, _refuse_initialize),
+    "annotated-integers-in-safe-range": (
+        MODERN_HTTP,
+        _call_annotated_tool({"count": 2**60}, {"Mcp-Param-Count": str(2**60)}),
+    ),
+    "annotated-arguments-mirrored": (MODERN_HTTP, _call_annotated_tool({"region": "eu"}, {})),
+    "absent-arguments-not-mirrored": (MODERN_HTTP, _call_annotated_tool({"region": None}, {"Mcp-Param-Region": "eu"})),
+    "mirrored-values-encoded": (MODERN_HTTP, _call_annotated_tool({"flag": True}, {"Mcp-Param-Flag": "True"})),
+    "sentinel-lookalikes-wrapped": (
+        MODERN_HTTP,
+        _call_annotated_tool({"region": "=?base64?ZXU=?="}, {"Mcp-Param-Region": "=?base64?ZXU=?="}),
+    ),
+    "unsupported-version-lists-supported": (MODERN_HTTP, _refuse_version(None, retried=False)),
+    "retry-with-a-supported-version": (MODERN_HTTP, _refuse_version(["2026-07-28"], retried=True)),
 }

@@ -7,9 +7,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from conformance.validator.checks.http import decoded
 from conformance.validator.judgement import Judgement, check
 from conformance.validator.reader import Event
-from conformance.validator.session import SERVER, Message, Session
+from conformance.validator.session import REQUEST, SERVER, Message, Session, header
 
 ANNOTATION = "x-mcp-header"
 TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # RFC 9110 tchar
@@ -146,3 +147,108 @@ def unsafe_values_in_base64(session: Session, judgement: Judgement, sides: froze
         judgement.examine()
         if not SENTINEL.match(value) and _unsafe(value):
             judgement.fail(event["seq"], f"{name} {value!r} is not safe as plain ASCII and not Base64-wrapped")
+
+
+ABSENT = object()  # an annotated argument the call left out
+SAFE_INTEGER = 2**53 - 1
+
+
+def _annotated_arguments(session: Session) -> Iterator[tuple[Message, str, Any]]:
+    """(the tools/call request, the Mcp-Param-* header its annotated argument names, lowercased, the argument's
+    value or ABSENT) for every top-level annotated parameter of the tool as last listed before the call."""
+    listed: dict[int, dict[str, list[tuple[str, str]]]] = {}
+    for response, tool, found in annotated_tools(session):
+        params = [
+            (path[1], f"mcp-param-{holder[ANNOTATION]}".lower())
+            for path, holder in found
+            if len(path) == 2 and path[0] == "properties" and isinstance(holder[ANNOTATION], str)
+        ]
+        listed.setdefault(response.seq, {})[tool.get("name")] = params
+    for request in session.messages:
+        if request.kind != REQUEST or request.method != "tools/call":
+            continue
+        tools: dict[str, list[tuple[str, str]]] = {}
+        for seq in sorted(s for s in listed if s < request.seq):
+            tools.update(listed[seq])
+        arguments = request.params.get("arguments")
+        given = arguments if isinstance(arguments, dict) else {}
+        for argument, header_name in tools.get(request.params.get("name"), []):
+            yield request, header_name, given.get(argument, ABSENT)
+
+
+def _mirrored(session: Session) -> Iterator[tuple[Event, str, Any, str | None]]:
+    """As _annotated_arguments, with the POST that carried the call (where that is certain) and the value of
+    the header it sent (None: not sent)."""
+    post_of = {body.seq: seq for seq, body in session.body_of.items()}
+    posts = {e["seq"]: e for e in session.http_requests()}
+    for request, header_name, value in _annotated_arguments(session):
+        post = posts.get(post_of.get(request.seq, -1))
+        if post is not None:
+            yield post, header_name, value, header(post, header_name)
+
+
+def _header_text(value: Any) -> str | None:
+    """The value as the client writes it into a header, before any Base64: None for a type not encoded so."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, str)):
+        return str(value)
+    return None
+
+
+@check("streamable-http-x-mcp-header-integer-range")
+def annotated_integers_in_safe_range(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) An integer argument of an x-mcp-header-annotated parameter lies within +-(2^53-1)."""
+    for request, header_name, value in _annotated_arguments(session):
+        if request.sender not in sides or isinstance(value, bool) or not isinstance(value, int):
+            continue
+        judgement.examine()
+        if abs(value) > SAFE_INTEGER:
+            judgement.fail(request.seq, f"the argument mirrored to {header_name} is {value}, beyond 2^53-1")
+
+
+@check("streamable-http-client-mirror-param-headers")
+def annotated_arguments_mirrored(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A tools/call POST carries Mcp-Param-{name} for every annotated argument with a value."""
+    for post, header_name, value, sent in _mirrored(session):
+        if value is ABSENT or value is None:
+            continue
+        judgement.examine()
+        if sent is None:
+            judgement.fail(post["seq"], f"the tools/call POST lacks {header_name} for an argument it carries")
+
+
+@check("streamable-http-client-omit-absent-param-header")
+def absent_arguments_not_mirrored(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A tools/call POST carries no Mcp-Param-{name} for an annotated argument absent or null."""
+    for post, header_name, value, sent in _mirrored(session):
+        if value is not ABSENT and value is not None:
+            continue
+        judgement.examine()
+        if sent is not None:
+            judgement.fail(post["seq"], f"the tools/call POST sends {header_name} for an argument it does not carry")
+
+
+@check("streamable-http-client-encode-param-values")
+def mirrored_values_encoded(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) An Mcp-Param-* header holds its argument as text: a string unchanged, an integer in
+    decimal, a boolean as true or false (plain, or in the Base64 sentinel form)."""
+    for post, header_name, value, sent in _mirrored(session):
+        expected = _header_text(value)
+        if sent is None or expected is None:
+            continue
+        judgement.examine()
+        if decoded(sent) != expected:
+            judgement.fail(post["seq"], f"{header_name} {sent[:40]!r} does not encode the argument {expected[:40]!r}")
+
+
+@check("streamable-http-client-base64-sentinel-lookalike")
+def sentinel_lookalikes_wrapped(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A plain-ASCII argument already shaped like the sentinel (=?base64?...?=) is sent Base64-
+    encoded too, never as it is."""
+    for post, header_name, value, sent in _mirrored(session):
+        if sent is None or not isinstance(value, str) or not SENTINEL.match(value) or _unsafe(value):
+            continue
+        judgement.examine()
+        if sent == value or decoded(sent) != value:
+            judgement.fail(post["seq"], f"{header_name} sends the sentinel-shaped value {value[:40]!r} unwrapped")

@@ -206,7 +206,7 @@ NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"
 BASE64_PREFIX, BASE64_SUFFIX = "=?base64?", "?="
 
 
-def _decoded(value: str) -> str | None:
+def decoded(value: str) -> str | None:
     import base64
     import binascii
 
@@ -228,7 +228,7 @@ def name_header(session: Session, judgement: Judgement, sides: frozenset[str]) -
             continue
         judgement.examine()
         sent = header(event, "mcp-name")
-        if sent is None or _decoded(sent) != body.params.get(member):
+        if sent is None or decoded(sent) != body.params.get(member):
             judgement.fail(event["seq"], f"Mcp-Name {sent!r} for a {body.method} of {body.params.get(member)!r}")
 
 
@@ -460,3 +460,32 @@ def post_batch_shape(session: Session, judgement: Judgement, sides: frozenset[st
             judgement.fail(event["seq"], "the client POSTed a batch mixing responses with requests or notifications")
         elif not kinds <= {RESULT, ERROR, REQUEST, NOTIFICATION}:
             judgement.fail(event["seq"], "the client POSTed a batch holding something that is no JSON-RPC message")
+
+
+UNSUPPORTED_VERSION = -32022
+
+
+def unsupported_version_errors(session: Session) -> Iterator[tuple[Message, dict]]:
+    for message in session.messages:
+        error = message.frame.get("error") if message.kind == ERROR else None
+        if message.sender == "server" and isinstance(error, dict) and error.get("code") == UNSUPPORTED_VERSION:
+            yield message, error
+
+
+def supported_list(error: dict) -> list | None:
+    data = error.get("data")
+    supported = data.get("supported") if isinstance(data, dict) else None
+    return supported if isinstance(supported, list) else None
+
+
+@check("streamable-http-unsupported-protocol-version-error")
+def unsupported_version_lists_supported(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) An UnsupportedProtocolVersionError (-32022) lists the versions the server supports:
+    data.supported, a non-empty list of strings."""
+    for message, error in unsupported_version_errors(session):
+        judgement.examine()
+        supported = supported_list(error)
+        if not supported or not all(isinstance(v, str) for v in supported):
+            judgement.fail(
+                message.seq, "an UnsupportedProtocolVersionError lists no supported versions (data.supported)"
+            )

@@ -7,9 +7,18 @@ import json
 
 from conformance.catalogue.vocabulary import REVISIONS
 from conformance.harness.peer import method_definitions
-from conformance.validator.checks.http import exchanges
+from conformance.validator.checks.http import exchanges, supported_list, unsupported_version_errors
 from conformance.validator.judgement import Judgement, check
-from conformance.validator.session import CLIENT, ERROR, NOTIFICATION, REQUEST, RESULT, SERVER, Session
+from conformance.validator.session import (
+    CLIENT,
+    ERROR,
+    META_PROTOCOL_VERSION,
+    NOTIFICATION,
+    REQUEST,
+    RESULT,
+    SERVER,
+    Session,
+)
 
 PING = "ping"
 
@@ -189,3 +198,25 @@ def initialize_refusal_names_versions(session: Session, judgement: Judgement, si
         text = json.dumps(error) if isinstance(error, dict) else ""
         if not any(revision in text for revision in REVISIONS):
             judgement.fail(refusals[0].seq, "the refusal of initialize names no protocol version the server supports")
+
+
+@check("versioning-client-retry-supported-version")
+def retry_with_a_supported_version(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A client that sends the refused method again after an UnsupportedProtocolVersionError
+    names a version of the error's supported list in that retry's _meta."""
+    for message, error in unsupported_version_errors(session):
+        refused = session.request_answered(message)
+        supported = supported_list(error)
+        if refused is None or not supported:
+            continue
+        retry = next(
+            (m for m in session.sent_by(CLIENT, REQUEST) if m.seq > message.seq and m.method == refused.method), None
+        )
+        if retry is None:
+            continue
+        judgement.examine()
+        version = retry.meta.get(META_PROTOCOL_VERSION)
+        if version not in supported:
+            judgement.fail(
+                retry.seq, f"the retry of {refused.method} names version {version!r}, not one of {supported}"
+            )
