@@ -597,6 +597,54 @@ def _early_subscription_notice(events: list[Event]) -> None:
     after(events, index, server_message(copy.deepcopy(notice), transport_of(events)))
 
 
+def _answer_after_cancel(events: list[Event]) -> None:
+    """The receiver of the first notifications/cancelled answers the request it cancelled, after it."""
+    index, notice = first(events, lambda f: f.get("method") == "notifications/cancelled")
+    answer = {"jsonrpc": "2.0", "id": notice["params"]["requestId"], "result": {"content": [], "isError": False}}
+    sender = server_message if events[index]["direction"] == C2S else client_message
+    after(events, index, sender(answer, transport_of(events)))
+
+
+def _first_sampling(events: list[Event]) -> dict:
+    return first(events, is_request("sampling/createMessage"), S2C)[1]["params"]
+
+
+def _task_progress(events: list[Event], token: str, meta: dict, after_method: str) -> None:
+    """The first task-augmented tools/call asks for progress under token p1; the server sends a progress
+    notification under ``token`` (with ``meta``) after the first message of ``after_method``."""
+    first(events, is_request("tools/call"), C2S)[1]["params"]["_meta"] = {"progressToken": "p1"}
+    index, _ = first(events, lambda f: f.get("method") == after_method or "task" in (f.get("result") or {}), S2C)
+    if after_method != "create":
+        index, _ = first(events, lambda f: f.get("method") == after_method, S2C)
+    notice = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 1}}
+    notice["params"]["_meta"] = meta
+    after(events, index, server_message(notice))
+
+
+def _pass_again(events: list[Event], block: dict, changed_meta: dict) -> None:
+    """The first sampling request holds ``block`` (after a tool use it answers or is); a later one passes it
+    again with ``changed_meta``."""
+    _, request = first(events, is_request("sampling/createMessage"), S2C)
+    use = {"type": "tool_use", "id": "use-1", "name": "lookup", "input": {}, "_meta": {"cache": "a"}}
+    answer = {**_tool_result("use-1"), "_meta": {"cache": "b"}}
+    request["params"]["messages"] = [
+        {"role": "user", "content": {"type": "text", "text": "Look it up"}},
+        {"role": "assistant", "content": [use]},
+        {"role": "user", "content": [answer]},
+    ]
+    again = copy.deepcopy(request)
+    again["id"] = "passed-again"
+    for message in again["params"]["messages"]:
+        for item in message["content"] if isinstance(message["content"], list) else []:
+            if item["type"] == block["type"]:
+                item["_meta"] = changed_meta
+    events.append(server_message(again, transport_of(events)))
+
+
+def _first_tool_schema(events: list[Event]) -> dict:
+    return first(events, is_result_of(events, "tools/list"))[1]["result"]["tools"][0]["inputSchema"]
+
+
 BREAKS: dict[str, tuple[str, Break]] = {
     # check name -> (the conforming trace it breaks, the break)
     "initialize-first": (
@@ -1254,6 +1302,103 @@ BREAKS: dict[str, tuple[str, Break]] = {
     "ttl-not-negative": (
         MODERN_SERVER,
         lambda ev: _set_in(first(ev, is_result_of(ev, "tools/list"))[1]["result"], "ttlMs", -1),
+    ),
+    "cancelled-requests-left-unanswered": (CLIENT_TOUR, _answer_after_cancel),
+    "completion-refused-without-capability": (
+        "schema-tour-server-2025-06-18-stdio.jsonl",
+        lambda ev: _drop_capability(ev, "server", "completions"),
+    ),
+    "incomplete-completion-refused": (
+        "schema-tour-server-2025-06-18-stdio.jsonl",
+        lambda ev: first(ev, is_request("completion/complete"), C2S)[1]["params"].pop("argument"),
+    ),
+    "declared-elicitation-names-a-mode": (
+        CLIENT_TOUR,
+        lambda ev: _set_in(initialize_params(ev)["capabilities"], "elicitation", {"voice": {}}),
+    ),
+    "undeclared-modes-refused": (
+        CLIENT_TOUR,
+        lambda ev: _set_in(initialize_params(ev)["capabilities"], "elicitation", {"url": {}}),
+    ),
+    "elicitation-urls-https": (
+        "schema-tour-server-2025-11-25-stdio.jsonl",
+        lambda ev: _set_in(_url_elicitation(ev)["params"], "url", "http://mcp-matrix.example/connect"),
+    ),
+    "form-requests-without-links": (
+        CLIENT_TOUR,
+        lambda ev: _set_in(
+            first(ev, is_request("elicitation/create"), S2C)[1]["params"], "message", "See https://example.com/x"
+        ),
+    ),
+    "unknown-levels-refused": (
+        "schema-tour-server-2025-06-18-stdio.jsonl",
+        lambda ev: _set_in(first(ev, is_request("logging/setLevel"), C2S)[1]["params"], "level", "loud"),
+    ),
+    "log-messages-only-when-asked": (
+        MODERN_SERVER,
+        lambda ev: [f["params"]["_meta"].pop("io.modelcontextprotocol/logLevel", None) for _, f in frames(ev, C2S)],
+    ),
+    "task-progress-keeps-its-token": (
+        TASKS,
+        lambda ev: _task_progress(ev, "p2", _related("server-task-1"), "create"),
+    ),
+    "no-task-progress-after-its-end": (
+        TASKS,
+        lambda ev: _task_progress(ev, "p1", {}, "notifications/tasks/status"),
+    ),
+    "roots-asked-only-where-declared": (
+        "schema-tour-client-2024-11-05-stdio.jsonl",
+        lambda ev: _drop_capability(ev, "client", "roots"),
+    ),
+    "undeclared-roots-refused": (
+        "schema-tour-client-2024-11-05-stdio.jsonl",
+        lambda ev: _drop_capability(ev, "client", "roots"),
+    ),
+    "tool-sampling-accepted-only-when-declared": (
+        CLIENT_TOUR,
+        lambda ev: _set_in(_first_sampling(ev), "tools", [{"name": "lookup", "inputSchema": {"type": "object"}}]),
+    ),
+    "undeclared-tool-sampling-refused": (
+        CLIENT_TOUR,
+        lambda ev: _set_in(_first_sampling(ev), "toolChoice", {"mode": "auto"}),
+    ),
+    "unanswered-tool-use-refused": (
+        CLIENT_TOUR,
+        lambda ev: _tool_conversation(ev, [{"type": "text", "text": "no answer to the tool"}]),
+    ),
+    "mixed-tool-results-refused": (
+        CLIENT_TOUR,
+        lambda ev: _tool_conversation(ev, [_tool_result("use-1"), {"type": "text", "text": "and more"}]),
+    ),
+    "include-context-left-none": (CLIENT_TOUR, lambda ev: _set_in(_first_sampling(ev), "includeContext", "allServers")),
+    "include-context-only-when-declared": (
+        CLIENT_TOUR,
+        lambda ev: _set_in(_first_sampling(ev), "includeContext", "thisServer"),
+    ),
+    "sampling-messages-have-role-and-content": (
+        MODERN_SERVER,
+        lambda ev: _set_in(
+            next(
+                r
+                for r in _input_round(ev)[1]["result"]["inputRequests"].values()
+                if r["method"] == "sampling/createMessage"
+            )["params"]["messages"][0],
+            "role",
+            "system",
+        ),
+    ),
+    "tool-use-meta-preserved": (CLIENT_TOUR, lambda ev: _pass_again(ev, {"type": "tool_use"}, {"cache": "changed"})),
+    "tool-result-meta-preserved": (
+        CLIENT_TOUR,
+        lambda ev: _pass_again(ev, {"type": "tool_result"}, {"cache": "changed"}),
+    ),
+    "schemas-valid-under-their-dialect": (
+        "schema-tour-server-2025-11-25-stdio.jsonl",
+        lambda ev: _set_in(_first_tool_schema(ev), "type", 5),
+    ),
+    "schemas-in-2020-12": (
+        "schema-tour-server-2025-11-25-stdio.jsonl",
+        lambda ev: _set_in(_first_tool_schema(ev), "$schema", "http://json-schema.org/draft-07/schema#"),
     ),
     "header-annotation-not-empty": (
         MODERN_SERVER,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.validator.checks.tasks import TERMINAL, task_objects
 from conformance.validator.judgement import Judgement, check
 from conformance.validator.session import NOTIFICATION, REQUEST, RESULT, Message, Session, id_key, other
 
@@ -117,3 +118,58 @@ def no_progress_after_completion(session: Session, judgement: Judgement, sides: 
         finished = _finished_at(session, request)
         if finished is not None and finished < notice.seq:
             judgement.fail(notice.seq, f"progress after the request {request.id!r} was answered (seq {finished})")
+
+
+RELATED_TASK = "io.modelcontextprotocol/related-task"
+
+
+def _task_tokens(session: Session) -> dict[tuple[str, Any], tuple[Message, Any]]:
+    """(receiver, task id) -> (the task-augmented request that created it, its progressToken)."""
+    found: dict[tuple[str, Any], tuple[Message, Any]] = {}
+    for request in session.messages:
+        if request.kind != REQUEST or not isinstance(request.params.get("task"), dict):
+            continue
+        for answer in session.answers_to(request)[:1]:
+            task = answer.result.get("task") if answer.kind == RESULT and isinstance(answer.result, dict) else None
+            if isinstance(task, dict) and isinstance(task.get("taskId"), str):
+                found[(answer.sender, task["taskId"])] = (request, _token_of(request))
+    return found
+
+
+@check("progress-task-token-persists")
+def task_progress_keeps_its_token(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A progress notification tied to a task (related-task _meta) uses the token of the request that
+    created the task."""
+    tokens = _task_tokens(session)
+    for notice in _progress_notifications(session, sides):
+        related = notice.meta.get(RELATED_TASK)
+        origin = tokens.get((notice.sender, related.get("taskId"))) if isinstance(related, dict) else None
+        if origin is None or "progressToken" not in origin[0].meta:
+            continue
+        judgement.examine()
+        if id_key(notice.params.get("progressToken")) != id_key(origin[1]):
+            judgement.fail(
+                notice.seq, f"task progress under token {notice.params.get('progressToken')!r}, not {origin[1]!r}"
+            )
+
+
+@check("progress-task-stop-at-terminal")
+def no_task_progress_after_its_end(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """No progress notification for a task's token once the task was shown completed, failed or cancelled."""
+    by_token = {
+        (receiver, id_key(token)): task_id
+        for (receiver, task_id), (request, token) in _task_tokens(session).items()
+        if "progressToken" in request.meta
+    }
+    ended: dict[tuple[str, Any], int] = {}
+    for message, task in task_objects(session):
+        if task.get("status") in TERMINAL:
+            ended.setdefault((message.sender, task.get("taskId")), message.seq)
+    for notice in _progress_notifications(session, sides):
+        task_id = by_token.get((notice.sender, id_key(notice.params.get("progressToken"))))
+        if task_id is None:
+            continue
+        judgement.examine()
+        end = ended.get((notice.sender, task_id))
+        if end is not None and end < notice.seq:
+            judgement.fail(notice.seq, f"progress for task {task_id!r} after it ended (seq {end})")

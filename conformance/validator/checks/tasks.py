@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from conformance.validator.checks.answers import error_code, first_answer
 from conformance.validator.checks.capabilities import declared
 from conformance.validator.judgement import Judgement, check
 from conformance.validator.session import CLIENT, ERROR, NOTIFICATION, REQUEST, RESULT, SERVER, Message, Session, other
@@ -243,22 +244,12 @@ ALLOWED_CHANGES = {
 }
 
 
-def _error_code(answer: Message) -> Any:
-    error = answer.frame.get("error") if answer.kind == ERROR else None
-    return error.get("code") if isinstance(error, dict) else None
-
-
-def _first_answer(session: Session, request: Message) -> Message | None:
-    answers = session.answers_to(request)
-    return answers[0] if answers else None
-
-
 def _created_tasks(session: Session) -> Iterator[tuple[Message, Message, dict]]:
     """(augmented request, its CreateTaskResult, the task) for every task a receiver created."""
     for request in session.messages:
         if not _augmented(request):
             continue
-        answer = _first_answer(session, request)
+        answer = first_answer(session, request)
         task = (
             answer.result.get("task") if answer and answer.kind == RESULT and isinstance(answer.result, dict) else None
         )
@@ -291,14 +282,14 @@ def unknown_task_ids_refused(session: Session, judgement: Judgement, sides: froz
         if message.kind != REQUEST or message.method not in TASK_OPERATIONS:
             continue
         receiver, task_id = other(message.sender), message.params.get("taskId")
-        answer = _first_answer(session, message)
+        answer = first_answer(session, message)
         if receiver not in sides or _hashable(task_id) in shown[receiver] or answer is None or answer.kind != ERROR:
             continue
         judgement.examine()
-        if _error_code(answer) != INVALID_PARAMS:
+        if error_code(answer) != INVALID_PARAMS:
             judgement.fail(
                 answer.seq,
-                f"{message.method} of unknown task {task_id!r} refused with {_error_code(answer)}, not -32602",
+                f"{message.method} of unknown task {task_id!r} refused with {error_code(answer)}, not -32602",
             )
 
 
@@ -515,11 +506,11 @@ def _tool_calls_of_support(session: Session, supports: frozenset[Any], augmented
 def plain_calls_of_required_tools_refused(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """A tools/call without the task param, of a tool whose taskSupport is required, is answered with -32601."""
     for request in _tool_calls_of_support(session, frozenset({"required"}), augmented=False):
-        answer = _first_answer(session, request)
+        answer = first_answer(session, request)
         if answer is None:
             continue
         judgement.examine()
-        if _error_code(answer) != METHOD_NOT_FOUND:
+        if error_code(answer) != METHOD_NOT_FOUND:
             judgement.fail(
                 answer.seq, f"a plain call of task-required {request.params['name']!r} not refused with -32601"
             )
@@ -532,11 +523,11 @@ def augmented_calls_of_forbidden_tools_refused(session: Session, judgement: Judg
     if not declared(session.server_capabilities, ("tasks", "requests", "tools", "call")):
         return
     for request in _tool_calls_of_support(session, frozenset({"forbidden", None}), augmented=True):
-        answer = _first_answer(session, request)
+        answer = first_answer(session, request)
         if answer is None:
             continue
         judgement.examine()
-        if _error_code(answer) != METHOD_NOT_FOUND:
+        if error_code(answer) != METHOD_NOT_FOUND:
             judgement.fail(answer.seq, f"a task-augmented call of {request.params['name']!r} not refused with -32601")
 
 
@@ -572,11 +563,11 @@ def unknown_task_list_cursors_refused(session: Session, judgement: Judgement, si
     for request in session.messages:
         if request.kind != REQUEST or request.method != "tasks/list" or "cursor" not in request.params:
             continue
-        receiver, answer = other(request.sender), _first_answer(session, request)
+        receiver, answer = other(request.sender), first_answer(session, request)
         if receiver not in sides or answer is None or answer.kind != ERROR:
             continue
         if _hashable(request.params["cursor"]) in issued[receiver]:
             continue
         judgement.examine()
-        if _error_code(answer) != INVALID_PARAMS:
-            judgement.fail(answer.seq, f"tasks/list cursor never issued refused with {_error_code(answer)}, not -32602")
+        if error_code(answer) != INVALID_PARAMS:
+            judgement.fail(answer.seq, f"tasks/list cursor never issued refused with {error_code(answer)}, not -32602")
