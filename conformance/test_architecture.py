@@ -30,7 +30,7 @@ from conformance.harness.frames import (
     modern_meta,
 )
 from conformance.harness.http import HttpPeer
-from conformance.harness.launcher import CommandLauncher, WarmLauncher
+from conformance.harness.launcher import CommandLauncher, SharedLauncher, WarmLauncher
 from conformance.harness.peer import Peer, precondition
 from conformance.harness.roles import Binding, bound, optional_roles, require_role, require_roles
 from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer, StreamScript
@@ -155,7 +155,7 @@ def another_connection(peer: Peer, request: pytest.FixtureRequest, *, independen
             yield other
         return
     launcher = request.getfixturevalue("server_launcher")
-    forked = isinstance(launcher, WarmLauncher) and independent
+    forked = isinstance(launcher, (WarmLauncher, SharedLauncher)) and independent
     fresh = CommandLauncher([sys.executable, "-m", launcher.module]) if forked else launcher
     try:
         with StdioPeer(fresh.start(), Trace(path, "stdio"), peer.revision) as other:

@@ -16,7 +16,7 @@ import pytest
 
 from conformance.harness import schema
 from conformance.harness.frames import initialize_params
-from conformance.harness.launcher import CommandLauncher, WarmLauncher, process_running
+from conformance.harness.launcher import CommandLauncher, SharedLauncher, WarmLauncher, process_running
 from conformance.harness.peer import HarnessError, ImplementationTimeout, ProtocolViolation
 from conformance.harness.scripted_stdio import MODULE as SCRIPTED_STDIO_MODULE
 from conformance.harness.scripted_stdio import ScriptedStdio
@@ -100,6 +100,27 @@ def test_no_process_outlives_the_launcher() -> None:
     while time.monotonic() < deadline and any(process_running(pid) for pid in [parent, *children]):
         time.sleep(0.05)
     assert not any(process_running(pid) for pid in [parent, *children])
+
+
+def test_a_shared_warm_parent_forks_for_another_process_and_its_children_die_with_their_connections() -> None:
+    """The run's warm parent (started by the xdist controller) serves a worker through its relay socket: the
+    fork answers on the worker's pipes; stopping it, or the worker's launcher closing, leaves nothing behind."""
+    parent = WarmLauncher("conformance.fixtures.server", relays=True, ready_wait=False)
+    assert parent.relay_path is not None
+    worker = SharedLauncher(parent.relay_path, "conformance.fixtures.server")
+    try:
+        first, second = worker.start(), worker.start()
+        with StdioPeer(first, Trace(Path(parent.relay_path).with_name("t.jsonl"), "stdio"), "2025-06-18") as peer:
+            assert "result" in peer.request("initialize", initialize_params("2025-06-18"))
+        first.stop()
+        worker.close()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and any(process_running(p.pid) for p in (first, second)):
+            time.sleep(0.02)
+        assert not process_running(first.pid) and not process_running(second.pid)
+    finally:
+        worker.close()
+        parent.close()
 
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params("2025-06-18")}

@@ -118,6 +118,8 @@ class ServerProcess:
     # A forked child is reaped by the kernel as soon as it exits, so its pid may soon name another
     # process: it is killed through a pidfd, which names this process only (None: already gone).
     pidfd: int | None = field(default=None, repr=False)
+    # A child of a shared warm parent (SharedLauncher): the connection that ordered it, which it dies with.
+    connection: socket.socket | None = field(default=None, repr=False)
 
     def kill(self) -> None:
         """Stop the process; its pipes stay open so that readers see end-of-file, not a closed file."""
@@ -129,6 +131,9 @@ class ServerProcess:
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
             os.close(self.pidfd)
             self.pidfd = None
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
 
     def close_pipes(self) -> None:
         for stream in (self.stdin, self.stdout, self.stderr):
@@ -181,58 +186,57 @@ class WarmLauncher:
     ``python``: another virtualenv's, for a client driver run on its library's own)."""
 
     def __init__(
-        self, module: str, python: str = sys.executable, env: dict[str, str] | None = None, relays: bool = False
+        self,
+        module: str,
+        python: str = sys.executable,
+        env: dict[str, str] | None = None,
+        relays: bool = False,
+        ready_wait: bool = True,
     ) -> None:
         """``env``: the warm parent's environment, hence every child's (default: this process's). ``relays``:
-        the parent also takes orders from ``stdio_relay`` processes, on the socket ``relay_path``."""
+        the parent also takes orders on a socket, ``relay_path``, bound here before it starts (so that a
+        connection never finds it missing): from ``stdio_relay`` processes and ``SharedLauncher``s.
+        ``ready_wait=False``: return at once; the first ``start()`` waits for the parent's imports."""
         self.module = module
         self.description = f"{python} -m {module} (forked from a warm parent)"
         self._socket_dir = Path(tempfile.mkdtemp(prefix="mcp-matrix-warm-")) if relays else None
         self.relay_path = str(self._socket_dir / "relay.sock") if self._socket_dir else None
         self._children: list[ServerProcess] = []
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        passed = [theirs]
+        if self.relay_path is not None:
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            listener.bind(self.relay_path)
+            listener.listen(64)
+            passed.append(listener)
         self._control = ours
         self._parent = subprocess.Popen(
-            [python, "-m", "conformance.harness.zygote", module, str(theirs.fileno())]
-            + ([self.relay_path] if self.relay_path else []),
-            pass_fds=[theirs.fileno()],
+            [python, "-m", "conformance.harness.zygote", module, *(str(s.fileno()) for s in passed)],
+            pass_fds=[s.fileno() for s in passed],
             stdin=subprocess.DEVNULL,
             preexec_fn=die_with_parent,
             env=env,
         )
-        theirs.close()
+        for passed_socket in passed:
+            passed_socket.close()
         self._control.settimeout(START_TIMEOUT_SECONDS)
+        self._ready = False
+        if ready_wait:
+            self._await_ready()
+
+    def _await_ready(self) -> None:
+        if self._ready:
+            return
         ready = self._control.recv(16)
         if ready != b"ready":
             self.close()
-            raise RuntimeError(f"warm parent for {module} did not start (said {ready!r})")
+            raise RuntimeError(f"warm parent for {self.module} did not start (said {ready!r})")
+        self._ready = True
 
     def start(self, argv: list[str] | None = None, env: dict[str, str] | None = None) -> ServerProcess:
         """Fork a child that runs the module's ``main()`` with ``argv`` and ``env`` added to its own."""
-        order = json.dumps({"argv": argv or [], "env": env or {}}).encode()
-        stdin_read, stdin_write = os.pipe()
-        stdout_read, stdout_write = os.pipe()
-        stderr_read, stderr_write = os.pipe()
-        try:
-            socket.send_fds(self._control, [order], [stdin_read, stdout_write, stderr_write])
-            reply = self._control.recv(32)
-        finally:
-            for fd in (stdin_read, stdout_write, stderr_write):
-                os.close(fd)
-        if not reply.isdigit():
-            raise RuntimeError(f"warm parent could not fork a server (said {reply!r})")
-        pid = int(reply)
-        try:
-            pidfd: int | None = os.pidfd_open(pid)
-        except ProcessLookupError:  # it has already ended
-            pidfd = None
-        process = ServerProcess(
-            pid,
-            os.fdopen(stdin_write, "wb", buffering=0),
-            os.fdopen(stdout_read, "rb", buffering=0),
-            os.fdopen(stderr_read, "rb", buffering=0),
-            pidfd=pidfd,
-        )
+        self._await_ready()
+        process = _fork_through(self._control, argv, env)
         self._children.append(process)
         return process
 
@@ -248,6 +252,64 @@ class WarmLauncher:
             self._parent.wait(timeout=5)
         if self._socket_dir is not None:
             shutil.rmtree(self._socket_dir, ignore_errors=True)
+
+
+class SharedLauncher:
+    """Forks each session's server from a warm parent another process keeps (``WarmLauncher(relays=True)``:
+    the run's, shared by its test workers), through the parent's relay socket. Each server has a connection
+    of its own, and closing it (``stop``, or this process ending) kills the server."""
+
+    def __init__(self, relay_path: str, module: str) -> None:
+        self.relay_path = relay_path
+        self.module = module
+        self.description = f"{module} (forked from the run's warm parent)"
+        self._children: list[ServerProcess] = []
+
+    def start(self, argv: list[str] | None = None, env: dict[str, str] | None = None) -> ServerProcess:
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        connection.settimeout(START_TIMEOUT_SECONDS)
+        try:
+            connection.connect(self.relay_path)
+            process = _fork_through(connection, argv, env)
+        except BaseException:
+            connection.close()
+            raise
+        process.connection = connection
+        self._children.append(process)
+        return process
+
+    def close(self) -> None:
+        for process in self._children:
+            process.stop()
+        self._children.clear()
+
+
+def _fork_through(channel: socket.socket, argv: list[str] | None, env: dict[str, str] | None) -> ServerProcess:
+    """Have the warm parent at the other end of ``channel`` fork a server on three new pipes (see zygote)."""
+    order = json.dumps({"argv": argv or [], "env": env or {}}).encode()
+    stdin_read, stdin_write = os.pipe()
+    stdout_read, stdout_write = os.pipe()
+    stderr_read, stderr_write = os.pipe()
+    try:
+        socket.send_fds(channel, [order], [stdin_read, stdout_write, stderr_write])
+        reply = channel.recv(32)
+    finally:
+        for fd in (stdin_read, stdout_write, stderr_write):
+            os.close(fd)
+    if not reply.isdigit():
+        raise RuntimeError(f"warm parent could not fork a server (said {reply!r})")
+    pid = int(reply)
+    try:
+        pidfd: int | None = os.pidfd_open(pid)
+    except ProcessLookupError:  # it has already ended
+        pidfd = None
+    return ServerProcess(
+        pid,
+        os.fdopen(stdin_write, "wb", buffering=0),
+        os.fdopen(stdout_read, "rb", buffering=0),
+        os.fdopen(stderr_read, "rb", buffering=0),
+        pidfd=pidfd,
+    )
 
 
 def announced_url(stdout: IO[bytes], start_timeout: float, description: str, log: Path) -> str:
@@ -266,13 +328,17 @@ def announced_url(stdout: IO[bytes], start_timeout: float, description: str, log
 
 
 class WarmHttpServer:
-    """The fixture's HTTP server forked from the worker's warm parent, as its stdio sessions are, so that
+    """The fixture's HTTP server forked from the warm parent, as its stdio sessions are, so that
     neither it nor any configuration of it pays for importing the SDK again. Like ``HttpServerProcess``
     with a fixture command: it says ``listening <url>`` once it accepts connections; the rest of its
     output goes to ``log``."""
 
     def __init__(
-        self, launcher: WarmLauncher, argv: list[str], log: Path, start_timeout: float = START_TIMEOUT_SECONDS
+        self,
+        launcher: WarmLauncher | SharedLauncher,
+        argv: list[str],
+        log: Path,
+        start_timeout: float = START_TIMEOUT_SECONDS,
     ) -> None:
         self.description = f"{launcher.description} {shlex.join(argv)}"
         self.log = log

@@ -11,8 +11,9 @@ pid.
 
 - On the control socket, from the launcher in the tests' process. When it closes (the launcher is done
   or died) the parent kills its children and exits.
-- On the relay socket (when the parent is given one), one connection an order, from ``stdio_relay``: the
-  small program a client under test starts as its stdio server. Once the child ends, the parent sends
+- On the relay socket (when the parent is given one), one connection an order: from ``stdio_relay``, the
+  small program a client under test starts as its stdio server, or from a ``SharedLauncher`` in a test
+  worker, when the run's workers share this parent. Once the child ends, the parent sends
   its exit status (``os.waitstatus_to_exitcode``) on that connection; if the connection closes first (the
   relay was killed), the child is killed, as the process the client started would have been.
 """
@@ -44,17 +45,15 @@ class Child:
     relay: socket.socket | None  # the relay's connection, for a child forked on its order
 
 
-def serve(module_name: str, control_fd: int, relay_path: str | None = None) -> None:
+def serve(module_name: str, control_fd: int, relay_fd: int | None = None) -> None:
     module = importlib.import_module(module_name)
     for name in getattr(module, "WARM_IMPORTS", ()):
         importlib.import_module(name)
     control = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, fileno=control_fd)
     selector = selectors.DefaultSelector()
     selector.register(control, selectors.EVENT_READ, "control")
-    if relay_path is not None:
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        listener.bind(relay_path)
-        listener.listen(64)
+    if relay_fd is not None:  # bound and listening already (by the launcher)
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, fileno=relay_fd)
         selector.register(listener, selectors.EVENT_READ, "listener")
     control.sendall(b"ready")
     while True:
@@ -62,7 +61,10 @@ def serve(module_name: str, control_fd: int, relay_path: str | None = None) -> N
             if selector.get_map().get(key.fd) is not key:  # closed while this batch was handled
                 continue
             if key.data == "control":
-                message, fds, _flags, _address = socket.recv_fds(control, MAX_MESSAGE, 3)
+                try:
+                    message, fds, _flags, _address = socket.recv_fds(control, MAX_MESSAGE, 3)
+                except ConnectionResetError:  # closed with our "ready" unread: closed all the same
+                    message, fds = b"", []
                 if not message:
                     _kill_all(selector)
                     return
@@ -160,4 +162,4 @@ def _kill_all(selector: selectors.BaseSelector) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None)
+    serve(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else None)

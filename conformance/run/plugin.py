@@ -37,6 +37,7 @@ from conformance.harness.launcher import (
     HttpServerProcess,
     Launcher,
     ServerProcess,
+    SharedLauncher,
     WarmHttpServer,
     WarmLauncher,
 )
@@ -187,12 +188,46 @@ def _require_server(target: Target, transport: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def fixture_server_parent() -> Iterator[WarmLauncher]:
-    """The worker's warm parent of the project's fixture server (conformance/harness/zygote.py): its stdio
-    sessions and its HTTP servers, configured or not, are all forked from it, so the SDK is imported once."""
-    launcher = WarmLauncher(FIXTURE_SERVER_MODULE)
+def fixture_server_parent(request: pytest.FixtureRequest) -> Iterator[WarmLauncher | SharedLauncher]:
+    """The warm parent of the project's fixture server (conformance/harness/zygote.py): its stdio sessions
+    and its HTTP servers, configured or not, are all forked from it, so the SDK is imported once a run."""
+    launcher = _warm_launcher(request.config, FIXTURE_SERVER_PARENT, FIXTURE_SERVER_MODULE)
     yield launcher
     launcher.close()
+
+
+# The warm parents a run forks from (conformance/harness/zygote.py). Under xdist the controller starts them
+# and each worker forks through their relay sockets (SharedLauncher), so that the SDK's server and client
+# are imported once a run rather than once a worker; a run without workers keeps its own.
+FIXTURE_SERVER_PARENT, CLIENT_PARENT, SCRIPTED_STDIO_PARENT = "fixture-server", "client", "scripted-stdio"
+SHARED_PARENTS_INPUT = "mcp_matrix_warm_parents"
+SHARED_PARENTS_KEY = pytest.StashKey[dict[str, WarmLauncher]]()
+
+
+def _shared_parents(config: pytest.Config) -> dict[str, WarmLauncher]:
+    """The controller's warm parents, started at its first worker's configuration, not waited for: each
+    binds its relay socket here, so a worker can connect at once and its first order waits for the imports."""
+    if SHARED_PARENTS_KEY not in config.stash:
+        target = config.stash[TARGET_KEY]
+        parents = {
+            FIXTURE_SERVER_PARENT: WarmLauncher(FIXTURE_SERVER_MODULE, relays=True, ready_wait=False),
+            SCRIPTED_STDIO_PARENT: WarmLauncher(SCRIPTED_STDIO_MODULE, relays=True, ready_wait=False),
+        }
+        forked = forked_client(target.client) if target.client is not None else None
+        if forked is not None:
+            module, python = forked
+            env = client_environment(run_directory(config))
+            parents[CLIENT_PARENT] = WarmLauncher(module, python=python, env=env, relays=True, ready_wait=False)
+        config.stash[SHARED_PARENTS_KEY] = parents
+    return config.stash[SHARED_PARENTS_KEY]
+
+
+def _warm_launcher(
+    config: pytest.Config, name: str, module: str, python: str = sys.executable, env: dict[str, str] | None = None
+) -> WarmLauncher | SharedLauncher:
+    """The run's shared warm parent ``name`` (under xdist), or a parent of this process's own."""
+    shared = (getattr(config, "workerinput", None) or {}).get(SHARED_PARENTS_INPUT, {}).get(name)
+    return SharedLauncher(shared, module) if shared else WarmLauncher(module, python=python, env=env)
 
 
 @pytest.fixture(scope="session")
@@ -473,7 +508,14 @@ class ClientRun:
 def client_launcher(target: Target, request: pytest.FixtureRequest) -> Iterator[Launcher]:
     if target.client is None:
         pytest.skip(f"fixture-missing: target {target.name} offers no client")
-    launcher = client_launcher_for(target.client, client_environment(run_directory(request.config)))
+    config = request.config
+    forked = forked_client(target.client)
+    launcher: Launcher
+    if forked is not None:
+        module, python = forked
+        launcher = _warm_launcher(config, CLIENT_PARENT, module, python, client_environment(run_directory(config)))
+    else:
+        launcher = CommandLauncher(target.client, env=client_environment(run_directory(config)))
     yield launcher
     launcher.close()
 
@@ -488,20 +530,19 @@ def client_environment(run: Path) -> dict[str, str]:
     return environment | {"SSL_CERT_DIR": str(empty)}
 
 
-def client_launcher_for(command: str, env: dict[str, str]) -> Launcher:
-    """The SDK's driver, or a driver script of this checkout run by another interpreter (``PYTHON
-    targets/clients/<driver>.py``: its library's virtualenv), is forked from a warm parent that has
-    imported it, so that no cell pays for importing the client's library; any other command starts afresh.
-    ``env``: the client's environment."""
+def forked_client(command: str) -> tuple[str, str] | None:
+    """(module, interpreter) of a client forked from a warm parent that has imported it, so that no cell pays
+    for importing the client's library: the SDK's driver, or a driver script of this checkout run by another
+    interpreter (``PYTHON targets/clients/<driver>.py``: its library's virtualenv). None: any other command,
+    which starts afresh."""
     if command == FIXTURE:
-        return WarmLauncher(CLIENT_DRIVER_MODULE, env=env)
+        return CLIENT_DRIVER_MODULE, sys.executable
     argv = shlex.split(command)
     if len(argv) == 2 and argv[1].endswith(".py"):
         script = (PROJECT_ROOT / argv[1]).resolve()
         if script.is_file() and script.is_relative_to(PROJECT_ROOT):
-            module = ".".join(script.relative_to(PROJECT_ROOT).with_suffix("").parts)
-            return WarmLauncher(module, python=argv[0], env=env)
-    return CommandLauncher(command, env=env)
+            return ".".join(script.relative_to(PROJECT_ROOT).with_suffix("").parts), argv[0]
+    return None
 
 
 ScriptedHttp = TypeVar("ScriptedHttp", bound=ScriptedServer)
@@ -546,9 +587,14 @@ def run_client(client_launcher: Launcher, scripted_server: ScriptedServer, revis
 
 
 @pytest.fixture(scope="session")
-def scripted_stdio_parent() -> Iterator[str | None]:
-    """The relay socket of the worker's warm parent of the scripted stdio server: the servers the clients under
-    test start are forked from it (harness/stdio_relay.py), so that none pays for an interpreter's imports."""
+def scripted_stdio_parent(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """The relay socket of the warm parent of the scripted stdio server (the run's, or this process's own):
+    the servers the clients under test start are forked from it (harness/stdio_relay.py), so that none pays
+    for an interpreter's imports."""
+    shared = (getattr(request.config, "workerinput", None) or {}).get(SHARED_PARENTS_INPUT, {})
+    if SCRIPTED_STDIO_PARENT in shared:
+        yield shared[SCRIPTED_STDIO_PARENT]
+        return
     launcher = WarmLauncher(SCRIPTED_STDIO_MODULE, relays=True)
     yield launcher.relay_path
     launcher.close()
@@ -1064,6 +1110,8 @@ def pytest_configure_node(node: object) -> None:
         return
     spoken = spoken_revisions(node.config)  # type: ignore[attr-defined]
     node.workerinput[WORKER_INPUT_KEY] = {side: s.as_json() for side, s in spoken.items()}  # type: ignore[attr-defined]
+    parents = _shared_parents(node.config)  # type: ignore[attr-defined]
+    node.workerinput[SHARED_PARENTS_INPUT] = {name: p.relay_path for name, p in parents.items()}  # type: ignore[attr-defined]
 
 
 def _not_implemented(config: pytest.Config) -> dict[str, str]:
@@ -1160,6 +1208,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    for parent in config.stash.get(SHARED_PARENTS_KEY, {}).values():
+        parent.close()
     reports.release_locks()
 
 
