@@ -204,6 +204,8 @@ EXCLUDED_BY_ID: dict[str, str] = {
     "tasks-streamable-http-rules-still-apply": RESTATES_OTHER_ROWS,
     # cancellation
     "cancellation-client-ignore-late-response": INTERNAL_STATE,
+    # what the sender believes: a response recorded before its cancellation may not have reached it yet
+    "cancellation-target-in-flight-cancellednotification": INTERNAL_STATE,
     "cancellation-sender-ignore-late-response": INTERNAL_STATE,
     "cancellation-client-signals-cancel": INTERNAL_STATE,  # whether it wanted a request abandoned
     "cancellation-receiver-stop-processing": INTERNAL_STATE,

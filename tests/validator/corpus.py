@@ -600,7 +600,7 @@ def _early_subscription_notice(events: list[Event]) -> None:
 def _answer_after_cancel(events: list[Event]) -> None:
     """The receiver of the first notifications/cancelled answers the request it cancelled, after it."""
     index, notice = first(events, lambda f: f.get("method") == "notifications/cancelled")
-    answer = {"jsonrpc": "2.0", "id": notice["params"]["requestId"], "result": {"content": [], "isError": False}}
+    answer = {"jsonrpc": "2.0", "id": notice["params"]["requestId"], "error": {"code": -32800, "message": "Cancelled"}}
     sender = server_message if events[index]["direction"] == C2S else client_message
     after(events, index, sender(answer, transport_of(events)))
 

@@ -1,14 +1,16 @@
 """Cancellation: the receiver of notifications/cancelled sends no response to the request it cancels.
 
-A response can cross the notification in flight; a trace recorded between the two sides shows the order in
-which they passed the recorder, which is the order each side sent them for a side's own messages and read
-them for the other's: a response recorded after the cancellation was sent after the receiver could read it.
+A result can cross the notification in flight (the work finished first), and the trace cannot time either
+side. So a late answer counts when it is an error (the abandoned work's own report: an answer to the
+cancellation, such as -32800 Request cancelled), or when the receiver had surely read the cancellation before
+sending it: it had by then answered a request that reached it after the cancellation (each side reads its
+input in order).
 """
 
 from __future__ import annotations
 
 from conformance.validator.judgement import Judgement, check
-from conformance.validator.session import CLIENT, NOTIFICATION, Session, id_key, other
+from conformance.validator.session import CLIENT, ERROR, NOTIFICATION, REQUEST, Message, Session, id_key, other
 
 
 @check("cancellation-receiver-no-response", "cancellation-server-no-response")
@@ -28,6 +30,21 @@ def cancelled_requests_left_unanswered(session: Session, judgement: Judgement, s
         if answers and answers[0].seq < notice.seq:
             continue  # answered before the cancellation: nothing left to cancel
         judgement.examine()
-        late = [answer for answer in answers if answer.seq > notice.seq]
+        read_past = _first_answer_to_later_request(session, receiver, notice)
+        late = [
+            a
+            for a in answers
+            if a.seq > notice.seq and (a.kind == ERROR or (read_past is not None and a.seq > read_past))
+        ]
         if late:
             judgement.fail(late[0].seq, f"the {receiver} answered request {request.id!r} after it was cancelled")
+
+
+def _first_answer_to_later_request(session: Session, receiver: str, notice: Message) -> int | None:
+    """The seq of the receiver's first answer to a request that reached it after ``notice``."""
+    for message in session.sent_by(other(receiver), REQUEST):
+        if message.seq > notice.seq:
+            answers = session.answers_to(message)
+            if answers:
+                return answers[0].seq
+    return None

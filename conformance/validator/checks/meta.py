@@ -155,9 +155,20 @@ def missing_capability_errors_name_them(session: Session, judgement: Judgement, 
             judgement.fail(answer.seq, "a -32021 error without data.requiredCapabilities naming a capability")
             continue
         request = session.request_answered(answer)
-        present = [name for name in required if declared(session.client_capabilities_for(request), (name,))]
-        if present:
+        declared_by_request = session.client_capabilities_for(request)
+        present = [".".join(path) for path in _paths(required) if declared(declared_by_request, path)]
+        if present and len(present) == len(list(_paths(required))):
             judgement.fail(answer.seq, f"a -32021 error names {present}, which the request declared")
+
+
+def _paths(capabilities: dict, prefix: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """The capability paths a capabilities object names: down to each empty object or non-object value
+    (``{"elicitation": {"url": {}}}`` names elicitation.url)."""
+    for name, value in capabilities.items():
+        if isinstance(value, dict) and value:
+            yield from _paths(value, (*prefix, name))
+        else:
+            yield (*prefix, name)
 
 
 def _refusal_statuses(session: Session, refused: Any) -> Iterator[tuple[Message, Event, int]]:
