@@ -238,7 +238,6 @@ EXCLUDED_BY_ID: dict[str, str] = {
     "sampling-messages-not-retained": OVER_TIME,
     "sampling-review-ui": USER_INTERFACE,
     "sampling-tool-loop-iteration-limit": INTERNAL_STATE,
-    "sampling-tool-result-output-schema-structuredcontent": NO_CHECK_YET,
     # elicitation
     "elicitation-complete-manual-fallback": USER_INTERFACE,
     "elicitation-complete-notification-target": OUTSIDE_THE_SESSION,  # other clients' sessions

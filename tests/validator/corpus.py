@@ -641,6 +641,14 @@ def _pass_again(events: list[Event], block: dict, changed_meta: dict) -> None:
     events.append(server_message(again, transport_of(events)))
 
 
+def _result_off_its_schema(events: list[Event]) -> None:
+    """The first sampling request offers a tool with an output schema, and answers its use with structured
+    content that breaks it."""
+    _tool_conversation(events, [{**_tool_result("use-1"), "structuredContent": {"count": "many"}}])
+    schema = {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]}
+    _first_sampling(events)["tools"] = [{"name": "lookup", "inputSchema": {"type": "object"}, "outputSchema": schema}]
+
+
 def _first_tool_schema(events: list[Event]) -> dict:
     return first(events, is_result_of(events, "tools/list"))[1]["result"]["tools"][0]["inputSchema"]
 
@@ -1396,6 +1404,7 @@ BREAKS: dict[str, tuple[str, Break]] = {
         "schema-tour-server-2025-11-25-stdio.jsonl",
         lambda ev: _set_in(_first_tool_schema(ev), "type", 5),
     ),
+    "tool-results-match-output-schemas": (CLIENT_TOUR, _result_off_its_schema),
     "schemas-in-2020-12": (
         "schema-tour-server-2025-11-25-stdio.jsonl",
         lambda ev: _set_in(_first_tool_schema(ev), "$schema", "http://json-schema.org/draft-07/schema#"),

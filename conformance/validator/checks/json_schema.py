@@ -35,10 +35,12 @@ def _dialect(schema: Any) -> str:
     return str(schema.get("$schema", DRAFT_2020_12)) if isinstance(schema, dict) else DRAFT_2020_12
 
 
-def _validator_of(schema: Any) -> Any:
+def validator_of(schema: Any) -> Any:
     """The validator class of the schema's dialect (2020-12 when it names none), or None for a dialect the
     validator does not know."""
-    if not isinstance(schema, dict) or "$schema" not in schema:
+    if not isinstance(schema, dict):
+        return None
+    if "$schema" not in schema:
         return jsonschema.Draft202012Validator
     return jsonschema.validators.validator_for(schema, default=None)
 
@@ -48,7 +50,7 @@ def schemas_valid_under_their_dialect(session: Session, judgement: Judgement, si
     """Every schema the server sends is a valid schema of its $schema dialect (2020-12 when it names none; a
     dialect the validator does not know is not judged)."""
     for message, what, schema in schemas(session):
-        validator = _validator_of(schema)
+        validator = validator_of(schema)
         if validator is None:
             continue
         judgement.examine()

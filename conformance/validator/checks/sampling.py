@@ -10,6 +10,7 @@ from typing import Any
 
 from conformance.validator.checks.answers import error_code, first_answer
 from conformance.validator.checks.capabilities import declared
+from conformance.validator.checks.json_schema import validator_of
 from conformance.validator.judgement import Judgement, check
 from conformance.validator.session import CLIENT, ERROR, REQUEST, RESULT, SERVER, Message, Session
 
@@ -243,3 +244,27 @@ def tool_use_meta_preserved(session: Session, judgement: Judgement, sides: froze
 def tool_result_meta_preserved(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """A tool_result passed again in a later sampling request keeps its _meta."""
     _preserved(session, judgement, "tool_result", "toolUseId")
+
+
+@check("sampling-tool-result-output-schema-structuredcontent")
+def tool_results_match_output_schemas(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """A tool_result's structuredContent conforms to the outputSchema of the tool (of the request's tools)
+    whose tool_use it answers."""
+    for carrier, params in sampling_requests(session):
+        tools = params.get("tools") if isinstance(params.get("tools"), list) else []
+        schemas = {t.get("name"): t["outputSchema"] for t in tools if isinstance(t, dict) and "outputSchema" in t}
+        used: dict[Any, Any] = {}
+        for message in params.get("messages") or []:
+            for block in _blocks(message):
+                if block.get("type") == "tool_use":
+                    used[block.get("id")] = block.get("name")
+                    continue
+                schema = schemas.get(used.get(block.get("toolUseId")))
+                validator = validator_of(schema)
+                if block.get("type") != "tool_result" or "structuredContent" not in block or validator is None:
+                    continue
+                judgement.examine()
+                if not validator(schema).is_valid(block["structuredContent"]):
+                    judgement.fail(
+                        carrier.seq, f"tool_result for {block.get('toolUseId')!r} breaks its tool's outputSchema"
+                    )
