@@ -125,10 +125,11 @@ def judge_session(
     if inference.revision is None:
         return report
     session = Session(events, inference.revision)
-    rows = [row for row in registry.rows().values() if inference.revision in row["revisions"]]
+    catalogue = registry.rows()  # built afresh by each call: once a session, not once a requirement
+    rows = [row for row in catalogue.values() if inference.revision in row["revisions"]]
     judgements = {}
     for check in registry.checks():
-        applicable = [registry.rows()[r] for r in check.requirements if r in registry.rows()]
+        applicable = [catalogue[r] for r in check.requirements if r in catalogue]
         applicable = [row for row in applicable if inference.revision in row["revisions"]]
         sides = frozenset().union(*(registry.sides_of(row) for row in applicable))
         if side is not None:
