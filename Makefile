@@ -27,11 +27,14 @@ sarif-schema: $(STAMP)
 	$(PY) -m conformance.validator.sarif_schema
 
 ## Run every test: the machinery's own tests, the meta-test and the suite against the default target
-## (--strict: a SHOULD not followed or an inconclusive cell fails the run, so that the matrix stays exact).
+## (--strict: a SHOULD not followed or an inconclusive cell fails the run, so that the matrix stays exact),
+## keeping every trace; then the two judges on those traces (issue #14's calibration): each trace validated
+## offline and held to the suite's verdict on its cells; a disagreement, named with both verdicts, fails the run.
 test: setup lint
-	$(PYTEST) -n $(WORKERS) --strict tests conformance; status=$$?; \
+	$(PYTEST) -n $(WORKERS) --strict --keep-traces tests conformance; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: the suite is broken, not green" >&2; fi; \
 	[ $$status -eq 0 ] || exit $$status
+	$(PY) -m conformance.capture.calibration
 	$(MAKE) --no-print-directory falsify
 	$(MAKE) --no-print-directory referee
 

@@ -12,18 +12,23 @@ validates each trace (``conformance.validator``), then compares, per cell and tr
 
 A pair agrees or disagrees only when both judged it: an offline ``not-observed``, ``not-applicable`` or
 ``excluded`` (or a trace of another revision, which the validator judges at that one) is counted as
-not judged offline. Findings the validator reports of a row that binds both sides count for a side
-only when the event it names was sent by that side (a client test's trace holds the scripted server's
-deliberate misbehaviour too). Exit status 1 if any pair disagrees, each named with both verdicts, or
-if the validator could not judge a trace (named with its error).
+not judged offline. A trace is judged for the cell's side only (the validator's ``--side``): a client
+test's trace holds the scripted server's deliberate misbehaviour, a server test's the harness client's
+deliberate omissions (a request without its MCP-Protocol-Version header, to see what the server does),
+and neither is the cell's business; of a row that binds both sides, a finding counts only when the event
+it names was sent by the cell's side. The traces are judged in parallel (``--jobs``, default: every
+processor). Exit status 1 if any pair disagrees, each named with both verdicts, or if the validator could
+not judge a trace (named with its error).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,13 +94,18 @@ class Findings:
         return self.matrix.get((requirement, revision, side))
 
 
-def validated(trace: str) -> dict[str, Any]:
-    """The validator's report of one trace, with the direction of each of its events by ``seq``."""
+def validated(job: tuple[str, str]) -> dict[str, Any]:
+    """The validator's report of each session of a trace, judged for one side (``job``: the trace, the side),
+    with the direction of each event by ``seq``; or, as ``error``, why the validator could not judge it."""
     from conformance.validator.outcomes import Trace, judge_trace
     from conformance.validator.reader import read_trace
 
-    events = read_trace(trace)
-    sessions = judge_trace(Trace(trace, events), None, False)
+    trace, side = job
+    try:
+        events = read_trace(trace)
+        sessions = judge_trace(Trace(trace, events), None, False, side)
+    except Exception as exc:  # the validator's own failure: reported, and it fails the run
+        return {"error": f"{type(exc).__name__}: {exc}"}
     return {"sessions": sessions, "directions": {event["seq"]: event["direction"] for event in events}}
 
 
@@ -126,32 +136,35 @@ def session_verdict(
     if findings:
         first = findings[0]
         return entry["outcome"], f"seq {first['seq']}: {first['reason']}"
-    if entry["outcome"] in BROKEN:  # every finding was the other side's
-        return ("pass", "") if entry["subjects"] else ("not-observed", "")
+    if entry["outcome"] in BROKEN:  # every finding was the other side's: so may its subjects be
+        return "not-observed", "the check found only the other side's events at fault"
     return entry["outcome"], entry["reason"] or ""
 
 
-def compare(report_dir: Path, target: str) -> list[Pair]:
+def compare(report_dir: Path, target: str, jobs: int | None = None) -> list[Pair]:
+    """Every (cell, trace) pair of the run in ``report_dir``, each trace validated once per side it serves,
+    ``jobs`` at a time (None: one per processor)."""
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     findings = Findings(target)
-    reports: dict[str, dict[str, Any]] = {}  # a trace can serve several cells
-    pairs = []
+    wanted = []
     for cell in report["cells"]:
         key = (cell["requirement"], cell["revision"], cell["side"])
         live = cell["outcome"] if cell["outcome"] in JUDGED_OFFLINE else None
         if cell["outcome"] == "gap":
             live = findings.of(*key)
-        if live is None:
-            continue
-        for trace in cell["traces"]:
-            if Path(trace).is_file():
-                if trace not in reports:
-                    try:
-                        reports[trace] = validated(trace)
-                    except Exception as exc:  # the validator's own failure: reported, and it fails the run
-                        reports[trace] = {"error": f"{type(exc).__name__}: {exc}"}
-                offline, reason = offline_verdict(reports[trace], *key)
-                pairs.append(Pair(*key, live, offline, trace, reason))
+        if live is not None:
+            wanted += [(key, live, trace) for trace in cell["traces"] if Path(trace).is_file()]
+    work = sorted({(trace, key[2]) for key, _, trace in wanted})  # a trace can serve several cells
+    workers = min(jobs or os.cpu_count() or 1, len(work))
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            reports = dict(zip(work, pool.map(validated, work, chunksize=16), strict=True))
+    else:
+        reports = {job: validated(job) for job in work}
+    pairs = []
+    for key, live, trace in wanted:
+        offline, reason = offline_verdict(reports[(trace, key[2])], *key)
+        pairs.append(Pair(*key, live, offline, trace, reason))
     return pairs
 
 
@@ -176,9 +189,10 @@ def main(argv: list[str] | None = None) -> int:
         "report_dir", nargs="?", help="a run's report directory (default: <$MCP_MATRIX_REPORTS or reports>/<target>)"
     )
     parser.add_argument("--target", default="sdk-python", help="the target the run was of (default: sdk-python)")
+    parser.add_argument("--jobs", type=int, help="traces judged at a time (default: one per processor)")
     args = parser.parse_args(argv)
     report_dir = Path(args.report_dir) if args.report_dir else reports_root() / args.target
-    pairs = compare(report_dir, args.target)
+    pairs = compare(report_dir, args.target, args.jobs)
     print(summary(pairs))
     return 1 if any((p.judged_both_ways and not p.agrees) or p.offline == VALIDATOR_ERROR for p in pairs) else 0
 
