@@ -190,3 +190,27 @@ def pairs(order: str) -> dict[str, Any]:
 )
 def test_a_post_is_paired_with_its_body_only_where_certain(order: str, expected: dict[str, int]) -> None:
     assert pairs(order) == expected
+
+
+def test_a_discover_probe_after_a_legacy_session_opens_another() -> None:
+    """Round after round of probe and fallback (server/discover, then initialize): the probe after a legacy
+    session is a session of its own, and so is the initialize after it."""
+    session = events_of(HTTP_SESSION)[:7]
+    probe = corpus.client_message({"jsonrpc": "2.0", "id": 1, "method": "server/discover"}, "streamable-http")
+    post = corpus._http("client-to-server", "streamable-http", "POST", {"Content-Type": "application/json"})
+    rounds = corpus.renumber([*copy.deepcopy(session), probe, post, *copy.deepcopy(session)])
+    assert [len(s) for s in split(rounds)] == [7, 2, 7]
+
+
+def test_messages_queued_before_an_sse_connection_stay_with_it() -> None:
+    """The harness's client records an initialize it queued before its GET and the endpoint event."""
+    events = copy.deepcopy(events_of(corpus.CONFORMING / "sse-2024-11-05.jsonl"))
+    initialize = next(i for i, e in enumerate(events) if e["kind"] == "message")
+    events.insert(0, events.pop(initialize))
+    assert len(split(corpus.renumber(events))) == 1
+
+
+def test_posts_in_flight_at_once_are_no_message_without_a_post() -> None:
+    events = posts_and_bodies("P1 P2 2 1")
+    assert Session(events, "2025-06-18").post_pairing == ({}, None)
+    assert Session(posts_and_bodies("P1 1 2"), "2025-06-18").post_pairing[1] == (3, 1)

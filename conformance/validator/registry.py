@@ -344,6 +344,7 @@ TRANSPORT_AND_FEATURE_ROWS: dict[str, str] = {
     "streamable-http-client-delete-session": OVER_TIME,  # "done with a session": the recording may stop first
     "streamable-http-client-refresh-tools-on-header-mismatch": OVER_TIME,
     "streamable-http-mcp-name-base64": RESTATES_OTHER_ROWS,  # streamable-http-client-base64-unsafe-values
+    "streamable-http-modern-server-ignore-session-id": INTERNAL_STATE,  # why it refused a request, if it did
     "streamable-http-client-new-post-per-message": NOT_ON_THE_WIRE,  # which POST carried a message: docs/validator.md
     "streamable-http-client-reject-invalid-x-mcp-header": INTERNAL_STATE,  # the tool list it gives its application
     "streamable-http-header-names-case-insensitive": INTERNAL_STATE,  # how it matches names it receives

@@ -248,33 +248,47 @@ class Session:
     @cached_property
     def body_of(self) -> dict[int, Message]:
         """seq of a client-to-server http POST event -> the (first) message its body carried, where that is
-        certain. What the recorders guarantee (docs/trace-format.md): each POST's event and its body's event
-        are both written, in either order, before or after other events; with POSTs in flight at once, one
-        POST's pair may straddle another's. So the client's POSTs and bodies (a message, or an ``unparsable``
-        body) are taken in order, in stretches where their counts balance: a stretch of one POST and one
-        body pairs them; a longer one (two POSTs sent at once) pairs nothing, since its order is not the
-        order the bodies went in. A POST that carried nothing leaves the rest of the trace unpaired."""
+        certain (``post_pairing``)."""
+        return self.post_pairing[0]
+
+    @cached_property
+    def post_pairing(self) -> tuple[dict[int, Message], tuple[int, int] | None]:
+        """(body_of, the client bodies no POST accounts for: ``post_pairs``)."""
         first_of_event: dict[int, Message] = {}
         for message in self.all_messages:
             if message.sender == CLIENT:
                 first_of_event.setdefault(message.seq, message)
-        found: dict[int, Message] = {}
-        stretch: list[Event] = []
-        balance = 0
-        for event in self.events:
-            if event["transport"] != "streamable-http" or event["direction"] != "client-to-server":
-                continue
-            if event["kind"] == "http" and event.get("method") == "POST":
-                balance += 1
-            elif event["kind"] == "message" or (event["kind"] == "lifecycle" and event.get("event") == "unparsable"):
-                balance -= 1
-            else:
-                continue
-            stretch.append(event)
-            if balance == 0:
-                if len(stretch) == 2:
-                    post, body = sorted(stretch, key=lambda e: e["kind"] != "http")
-                    if body["seq"] in first_of_event:
-                        found[post["seq"]] = first_of_event[body["seq"]]
-                stretch = []
-        return found
+        pairs, unposted = post_pairs(self.events)
+        return {post: first_of_event[body] for post, body in pairs.items() if body in first_of_event}, unposted
+
+
+def post_pairs(events: list[Event]) -> tuple[dict[int, int], tuple[int, int] | None]:
+    """(seq of a Streamable HTTP POST -> seq of its body's event, where that is certain; the client bodies no
+    POST accounts for: the seq of the first event of the stretch they are in and how many, or None).
+
+    What the recorders guarantee (docs/trace-format.md): each POST's event and its body's event are both
+    written, in either order, before or after other events; with POSTs in flight at once, one POST's pair
+    may straddle another's. So the client's POSTs and bodies (a message, or an ``unparsable`` body) are taken
+    in order, in stretches where their counts balance: a stretch of one POST and one body pairs them; a
+    longer one (two POSTs sent at once) pairs nothing, since its order is not the order the bodies went in.
+    A stretch still open at the end of the trace has more of one than the other: more bodies, some travelled
+    in no POST that was recorded."""
+    found: dict[int, int] = {}
+    stretch: list[Event] = []
+    balance = 0
+    for event in events:
+        if event["transport"] != "streamable-http" or event["direction"] != "client-to-server":
+            continue
+        if event["kind"] == "http" and event.get("method") == "POST":
+            balance += 1
+        elif event["kind"] == "message" or (event["kind"] == "lifecycle" and event.get("event") == "unparsable"):
+            balance -= 1
+        else:
+            continue
+        stretch.append(event)
+        if balance == 0:
+            if len(stretch) == 2:
+                post, body = sorted(stretch, key=lambda e: e["kind"] != "http")
+                found[post["seq"]] = body["seq"]
+            stretch = []
+    return found, ((stretch[0]["seq"], -balance) if balance < 0 else None)

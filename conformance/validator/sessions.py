@@ -1,20 +1,24 @@
 """A trace cut into the sessions it holds, each judged on its own.
 
 One trace may hold several sessions: a client that tries Streamable HTTP and falls back to 2024-11-05's
-HTTP+SSE, a capture of a server launched twice, a test that opens a second session. Judged as one, the
-second session's ``initialize`` reads as a repeated handshake and its requests as answered by the first
-session's responses. A new session starts, the first of these that applies:
+HTTP+SSE, a client probing with server/discover and falling back to initialize, round after round, a
+capture of a server launched twice. Judged as one, the second session's ``initialize`` reads as a repeated
+handshake and its requests as answered by the first session's responses. A new session starts at:
 
 - stdio: a ``lifecycle`` ``spawn``, ``open`` or ``start`` (the transport opened again);
-- HTTP+SSE: a ``lifecycle`` ``endpoint`` (the server named a new session's POST endpoint);
+- a change of transport (Streamable HTTP, then HTTP+SSE);
+- HTTP+SSE: a second ``lifecycle`` ``endpoint`` (the server named another session's POST endpoint);
 - Streamable HTTP and HTTP+SSE: a client ``initialize`` request whose POST carries no ``Mcp-Session-Id``
-  (a re-initialize inside a session carries the session's id, and stays in it); its POST goes with it when
-  it was recorded just before it.
+  (a re-initialize inside a session carries the session's id, and stays in it), and a client
+  ``server/discover`` once the session under way began with ``initialize`` (a new probe: a legacy session
+  has no server/discover).
 
-Events before the first cut, and a stretch holding no message, belong to the session that follows (an
-``endpoint`` takes the GET recorded just before it, which it answered). Sessions are contiguous stretches
-of the trace: a capture interleaving two sessions' events is not cut apart (the capture proxy writes each
-session to a trace of its own).
+A cut takes along what was recorded just before it and belongs to it: an initialize's or discover's POST
+(where ``post_pairs`` is certain of it);
+an endpoint's GET and the client messages the client queued before connecting. Events before the first
+cut, and a stretch holding no message, belong to the session that follows. Sessions are contiguous
+stretches of the trace: a capture interleaving two sessions' events is not cut apart (the capture proxy
+writes each session to a trace of its own).
 """
 
 from __future__ import annotations
@@ -22,55 +26,67 @@ from __future__ import annotations
 from itertools import pairwise
 
 from conformance.validator.reader import Event
-from conformance.validator.session import SESSION_ID_HEADER, header
+from conformance.validator.session import SESSION_ID_HEADER, header, post_pairs
 
-OPENED = ("spawn", "open", "start", "endpoint")
-
-
-def _is_post(event: Event | None) -> bool:
-    return (
-        event is not None
-        and event["kind"] == "http"
-        and event["direction"] == "client-to-server"
-        and event.get("method") == "POST"
-    )
+OPENED = ("spawn", "open", "start")
+PROBES = ("initialize", "server/discover")
 
 
-def _opens_http_session(events: list[Event], index: int) -> int | None:
-    """The index the session opened by the initialize at ``index`` starts at (its POST's, when that was
-    recorded just before it), or None when the POST names a session (a re-initialize within it)."""
-    before = events[index - 1] if index else None
-    after = events[index + 1] if index + 1 < len(events) else None
-    post = before if _is_post(before) else after if _is_post(after) else None
-    if post is not None and header(post, SESSION_ID_HEADER) is not None:
+def _opens_http_session(events: list[Event], index: int, post_at: dict[int, int]) -> int | None:
+    """The index the session opened by the request at ``index`` starts at (its POST's, when that is certain
+    and was recorded before it), or None when its POST names a session (a re-initialize within it)."""
+    post_index = post_at.get(events[index]["seq"])
+    if post_index is None:
+        return index
+    if header(events[post_index], SESSION_ID_HEADER) is not None:
         return None
-    return index - 1 if post is before and post is not None else index
+    return min(index, post_index)
 
 
-def _initializes(event: Event) -> bool:
+def _client_method(event: Event) -> str | None:
+    """The method of the client request the event carries, if it carries one of PROBES."""
     if event["kind"] != "message" or event["direction"] != "client-to-server":
-        return False
+        return None
     payload = event["payload"]
     frames = payload if isinstance(payload, list) else [payload]
-    return any(isinstance(f, dict) and f.get("method") == "initialize" and "id" in f for f in frames)
+    return next((f["method"] for f in frames if isinstance(f, dict) and f.get("method") in PROBES and "id" in f), None)
+
+
+def _with_what_came_before(events: list[Event], index: int, start: int) -> int:
+    """An endpoint's cut moves back over the GET it answered and the client messages queued before it."""
+    while index > start and (events[index - 1].get("method") == "GET" or _client_method(events[index - 1]) is not None):
+        index -= 1
+    return index
 
 
 def cuts(events: list[Event]) -> list[int]:
     """The index each session after the first starts at."""
     found: list[int] = []
-    start, substantial = 0, False
+    index_of = {event["seq"]: index for index, event in enumerate(events)}
+    post_at = {body: index_of[post] for post, body in post_pairs(events)[0].items()}  # body seq -> its POST's index
+    start, substantial, endpoints = 0, False, 0
+    transport: str | None = None  # the transport of the session's messages
+    began_with: str | None = None  # initialize or server/discover, whichever the session's client sent first
     for index, event in enumerate(events):
         opening: int | None = None
+        method = _client_method(event)
         if event["kind"] == "lifecycle" and event.get("event") in OPENED:
             opening = index
-            while opening > start and events[opening - 1].get("method") == "GET":  # the GET the endpoint answered
-                opening -= 1
-        elif _initializes(event) and event["transport"] != "stdio":
-            opening = _opens_http_session(events, index)
+        elif event["kind"] == "lifecycle" and event.get("event") == "endpoint":
+            endpoints += 1
+            if endpoints > 1:
+                opening = _with_what_came_before(events, index, start)
+        elif transport is not None and event["kind"] != "lifecycle" and event["transport"] != transport:
+            opening = index
+        elif method is not None and event["transport"] != "stdio" and "initialize" in (method, began_with):
+            opening = _opens_http_session(events, index, post_at)
         if opening is not None and opening > start and substantial:
             found.append(opening)
-            start, substantial = opening, False
-        substantial = substantial or event["kind"] == "message"
+            start, substantial, transport, began_with = opening, False, None, None
+            endpoints = 1 if event.get("event") == "endpoint" else 0
+        if event["kind"] == "message":
+            substantial, transport = True, transport or event["transport"]
+        began_with = began_with or method
     return found
 
 

@@ -138,8 +138,9 @@ def _exchange(events: list[Event], request: dict, headers: dict[str, str], answe
     events.append(server_message({"jsonrpc": "2.0", "id": request["id"], **answer}, HTTP))
 
 
-def _call_annotated_tool(arguments: dict[str, Any], headers: dict[str, str]) -> Break:
-    """Lists a tool with three x-mcp-header parameters, then calls it with ``arguments`` under ``headers``."""
+def _call_annotated_tool(arguments: dict[str, Any], headers: dict[str, str], answer: dict | None = None) -> Break:
+    """Lists a tool with three x-mcp-header parameters, then calls it with ``arguments`` under ``headers``,
+    answered with ``answer`` (a result, unless given)."""
 
     def call(events: list[Event]) -> None:
         listing = {"result": {"tools": [ANNOTATED_TOOL]}}
@@ -152,7 +153,7 @@ def _call_annotated_tool(arguments: dict[str, Any], headers: dict[str, str]) -> 
             "method": "tools/call",
             "params": {"name": "mirror", "arguments": arguments},
         }
-        called = {"result": {"content": [{"type": "text", "text": "ok"}]}}
+        called = answer or {"result": {"content": [{"type": "text", "text": "ok"}]}}
         _exchange(events, request, {"Mcp-Method": "tools/call", "Mcp-Name": "mirror", **headers}, called)
 
     return call
@@ -160,20 +161,35 @@ def _call_annotated_tool(arguments: dict[str, Any], headers: dict[str, str]) -> 
 
 def _refuse_version(supported: list[str] | None, retried: bool) -> Break:
     """A tools/list of version 1999-01-01 refused with -32022 (``supported`` in its data, if given); then, if
-    ``retried``, the same request again naming the same unknown version."""
+    ``retried``, the same request again naming 2026-07-28, which the list does not hold."""
 
     def refuse(events: list[Event]) -> None:
         data = {"requested": "1999-01-01"} | ({"supported": supported} if supported is not None else {})
         refusal = {"error": {"code": -32022, "message": "unsupported protocol version", "data": data}}
-        for request_id in ("old", "old-again") if retried else ("old",):
-            request = {"jsonrpc": "2.0", "id": request_id, "method": "tools/list"}
-            _exchange(events, request, {"Mcp-Method": "tools/list"}, refusal)
-            events[-4]["payload"]["params"]["_meta"] = {
-                **events[-4]["payload"]["params"]["_meta"],
-                "io.modelcontextprotocol/protocolVersion": "1999-01-01",
-            }
+        request = {"jsonrpc": "2.0", "id": "old", "method": "tools/list"}
+        _exchange(events, request, {"Mcp-Method": "tools/list"}, refusal)
+        events[-4]["payload"]["params"]["_meta"] = {
+            **events[-4]["payload"]["params"]["_meta"],
+            "io.modelcontextprotocol/protocolVersion": "1999-01-01",
+        }
+        if retried:
+            retry = {"jsonrpc": "2.0", "id": "retried", "method": "tools/list"}
+            _exchange(events, retry, {"Mcp-Method": "tools/list"}, {"result": {"tools": []}})
 
     return refuse
+
+
+REISSUE = "reissue-2026-07-28-streamable-http.jsonl"  # its server/discover lists 2026-07-28 alone
+HEADER_MISMATCH = {"error": {"code": -32020, "message": "header mismatch: Mcp-Param-Region"}}
+
+
+def _get_served(events: list[Event]) -> None:
+    events.append({**http_events(events, C2S, "POST")[0], "method": "GET", "headers": {"Accept": "text/event-stream"}})
+    events.append({**http_events(events, S2C, "POST")[0], "method": "GET", "headers": {}, "status": 200})
+
+
+def _session_id_issued(events: list[Event]) -> None:
+    set_header(http_events(events, S2C, "POST")[0], "Mcp-Session-Id", "pseudonym-0123456789abcdef")
 
 
 FEATURE_BREAKS = {
@@ -207,6 +223,11 @@ FEATURE_BREAKS = {
         MODERN_HTTP,
         _call_annotated_tool({"region": "=?base64?ZXU=?="}, {"Mcp-Param-Region": "=?base64?ZXU=?="}),
     ),
+    "missing-param-header-refused": (MODERN_HTTP, _call_annotated_tool({"region": "eu"}, {})),
+    "absent-param-header-not-demanded": (MODERN_HTTP, _call_annotated_tool({}, {}, HEADER_MISMATCH)),
+    "mismatched-header-refused": (MODERN_HTTP, _call_annotated_tool({"region": "eu"}, {"Mcp-Param-Region": "us"})),
+    "modern-only-get-delete-405": (REISSUE, _get_served),
+    "modern-only-no-session-id": (REISSUE, _session_id_issued),
     "unsupported-version-lists-supported": (MODERN_HTTP, _refuse_version(None, retried=False)),
-    "retry-with-a-supported-version": (MODERN_HTTP, _refuse_version(["2026-07-28"], retried=True)),
+    "retry-with-a-supported-version": (MODERN_HTTP, _refuse_version(["2099-01-01"], retried=True)),
 }

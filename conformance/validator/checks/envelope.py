@@ -8,15 +8,18 @@ from collections.abc import Iterator
 from typing import Any
 
 from conformance.validator.judgement import Judgement, check
+from conformance.validator.reader import Event
 from conformance.validator.session import (
     CLIENT,
     META_CLIENT_CAPABILITIES,
     META_PROTOCOL_VERSION,
+    PROTOCOL_VERSION_HEADER,
     REQUEST,
     RESULT,
     SERVER,
     Message,
     Session,
+    header,
 )
 
 LABEL = re.compile(r"^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$")
@@ -168,15 +171,24 @@ def missing_meta_refused(session: Session, judgement: Judgement, sides: frozense
             judgement.fail(request.seq, f"a {request.method} lacking required _meta was answered with {given}")
 
 
+def _posts_by_seq(session: Session) -> list[tuple[Event, Message]]:
+    posts = {e["seq"]: e for e in session.http_requests()}
+    return [(posts[seq], body) for seq, body in session.body_of.items() if seq in posts]
+
+
 @check("versioning-unsupported-version-error")
 def unknown_version_refused(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """(2026-07-28) A request declaring a protocol version that is no revision at all is answered with
-    UnsupportedProtocolVersionError (-32022)."""
+    UnsupportedProtocolVersionError (-32022); one whose MCP-Protocol-Version header names another version than
+    its _meta is a header mismatch first (-32020 answers it), and is not judged here."""
     from conformance.catalogue.vocabulary import REVISIONS
 
+    header_of = {body.seq: header(post, PROTOCOL_VERSION_HEADER) for post, body in _posts_by_seq(session)}
     for request in session.sent_by(CLIENT, REQUEST):
         declared_version = request.meta.get(META_PROTOCOL_VERSION)
         if declared_version is None or declared_version in REVISIONS:
+            continue
+        if header_of.get(request.seq) not in (None, declared_version):
             continue
         answered, code = _first_answer_code(session, request)
         if not answered:

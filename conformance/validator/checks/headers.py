@@ -10,7 +10,7 @@ from typing import Any
 from conformance.validator.checks.http import decoded
 from conformance.validator.judgement import Judgement, check
 from conformance.validator.reader import Event
-from conformance.validator.session import REQUEST, SERVER, Message, Session, header
+from conformance.validator.session import META_PROTOCOL_VERSION, REQUEST, SERVER, Message, Session, header
 
 ANNOTATION = "x-mcp-header"
 TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # RFC 9110 tchar
@@ -252,3 +252,94 @@ def sentinel_lookalikes_wrapped(session: Session, judgement: Judgement, sides: f
         judgement.examine()
         if sent == value or decoded(sent) != value:
             judgement.fail(post["seq"], f"{header_name} sends the sentinel-shaped value {value[:40]!r} unwrapped")
+
+
+HEADER_MISMATCH = -32020
+
+
+def _refused(session: Session, post: Event) -> bool | None:
+    """Whether the server refused the request a POST carried (HTTP 400, or a HeaderMismatch error); None when
+    the trace cannot say (its answer not recorded, or not paired with certainty)."""
+    from conformance.validator.checks.http import exchanges
+
+    response = next((r for q, r in exchanges(session) if q["seq"] == post["seq"]), None)
+    body = session.body_of.get(post["seq"])
+    answers = session.answers_to(body) if body is not None else []
+    error = answers[0].frame.get("error") if answers and answers[0].kind == "error" else None
+    if (response is not None and response["status"] == 400) or (
+        isinstance(error, dict) and error.get("code") == HEADER_MISMATCH
+    ):
+        return True
+    if answers or (response is not None and response["status"] < 300):
+        return False
+    return None
+
+
+@check("streamable-http-reject-missing-param-header")
+def missing_param_header_refused(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A tools/call POST lacking the Mcp-Param-{name} header of an annotated argument that has a
+    value is refused (HTTP 400 or HeaderMismatch)."""
+    for post, header_name, value, sent in _mirrored(session):
+        if value is ABSENT or value is None or sent is not None:
+            continue
+        refused = _refused(session, post)
+        if refused is None:
+            continue
+        judgement.examine()
+        if not refused:
+            judgement.fail(post["seq"], f"a tools/call without {header_name} for an argument it carries was served")
+
+
+@check("streamable-http-no-param-header-expected-when-absent")
+def absent_param_header_not_demanded(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A tools/call POST that leaves an annotated argument out (or null) and sends no header for
+    it is not refused with HeaderMismatch for that."""
+    for post, header_name, value, sent in _mirrored(session):
+        if (value is not ABSENT and value is not None) or sent is not None:
+            continue
+        body = session.body_of.get(post["seq"])
+        answers = session.answers_to(body) if body is not None else []
+        if not answers:
+            continue
+        judgement.examine()
+        error = answers[0].frame.get("error") if answers[0].kind == "error" else None
+        if isinstance(error, dict) and error.get("code") == HEADER_MISMATCH:
+            judgement.fail(answers[0].seq, f"HeaderMismatch for a call that carries no argument for {header_name}")
+
+
+def _header_body_mismatches(session: Session) -> dict[int, tuple[Event, str]]:
+    """POST seq -> (the POST, the first header that, decoded, differs from its body's value): Mcp-Method,
+    Mcp-Name, MCP-Protocol-Version, Mcp-Param-*."""
+    from conformance.validator.checks.http import NAMED_BY, posts_with_body
+
+    found: dict[int, tuple[Event, str]] = {}
+    for post, body in posts_with_body(session):
+        if body.kind != REQUEST:
+            continue
+        named = body.params.get(NAMED_BY.get(body.method or "", ""))
+        pairs = [
+            ("Mcp-Method", header(post, "mcp-method"), body.method),
+            ("Mcp-Name", header(post, "mcp-name"), named if isinstance(named, str) else None),
+            ("MCP-Protocol-Version", header(post, "mcp-protocol-version"), body.meta.get(META_PROTOCOL_VERSION)),
+        ]
+        for name, sent, expected in pairs:
+            if sent is not None and expected is not None and decoded(sent) != expected:
+                found.setdefault(post["seq"], (post, name))
+    for post, header_name, value, sent in _mirrored(session):
+        expected = _header_text(value)
+        if sent is not None and expected is not None and decoded(sent) != expected:
+            found.setdefault(post["seq"], (post, header_name))
+    return found
+
+
+@check("streamable-http-reject-header-body-mismatch")
+def mismatched_header_refused(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A POST whose mirrored header (Mcp-Method, Mcp-Name, MCP-Protocol-Version, Mcp-Param-*),
+    decoded, differs from its body's value is refused (HTTP 400 or HeaderMismatch)."""
+    for seq, (post, name) in sorted(_header_body_mismatches(session).items()):
+        refused = _refused(session, post)
+        if refused is None:
+            continue
+        judgement.examine()
+        if not refused:
+            judgement.fail(seq, f"its {name} header differs from the body, yet the request was served")

@@ -170,7 +170,7 @@ def protocol_version_header_every_post(session: Session, judgement: Judgement, s
             judgement.fail(event["seq"], "a POST without an MCP-Protocol-Version header")
 
 
-def _posts_with_body(session: Session) -> Iterator[tuple[Event, Message]]:
+def posts_with_body(session: Session) -> Iterator[tuple[Event, Message]]:
     for event in _requests(session, "POST"):
         body = session.body_of.get(event["seq"])
         if body is not None:
@@ -180,7 +180,7 @@ def _posts_with_body(session: Session) -> Iterator[tuple[Event, Message]]:
 @check("streamable-http-protocol-version-header-matches-meta", not_applicable=_on_streamable_http)
 def protocol_version_header_matches_meta(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """(2026-07-28) The MCP-Protocol-Version header equals the body's _meta protocol version."""
-    for event, body in _posts_with_body(session):
+    for event, body in posts_with_body(session):
         declared = body.meta.get(META_PROTOCOL_VERSION)
         sent = header(event, PROTOCOL_VERSION_HEADER)
         if declared is None or sent is None:
@@ -193,7 +193,7 @@ def protocol_version_header_matches_meta(session: Session, judgement: Judgement,
 @check("streamable-http-mcp-method-header", not_applicable=_on_streamable_http)
 def method_header(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """(2026-07-28) Every request POST carries Mcp-Method equal to the body's method."""
-    for event, body in _posts_with_body(session):
+    for event, body in posts_with_body(session):
         if body.kind != REQUEST:
             continue
         judgement.examine()
@@ -222,7 +222,7 @@ def decoded(value: str) -> str | None:
 def name_header(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """(2026-07-28) A tools/call, prompts/get or resources/read POST carries Mcp-Name equal to the body's
     params.name (params.uri for resources/read), plain or in the Base64 sentinel form."""
-    for event, body in _posts_with_body(session):
+    for event, body in posts_with_body(session):
         member = NAMED_BY.get(body.method or "")
         if member is None or body.kind != REQUEST:
             continue
@@ -329,17 +329,19 @@ def ended_session_404(session: Session, judgement: Judgement, sides: frozenset[s
 
 @check("streamable-http-client-sends-via-post", not_applicable=_on_streamable_http)
 def messages_travel_by_post(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """Every JSON-RPC message the client sends over Streamable HTTP travels in a POST (an http POST event
-    pairs with it)."""
-    carried = {message.seq for message in session.body_of.values()}
-    for event in session.events:
-        if event["kind"] != "message" or event["direction"] != "client-to-server":
-            continue
-        if event["transport"] != STREAMABLE_HTTP:
-            continue
-        judgement.examine()
-        if event["seq"] not in carried:
-            judgement.fail(event["seq"], "a client message with no POST next to it")
+    """Every JSON-RPC message the client sends over Streamable HTTP travels in a POST: the trace holds no
+    more client bodies than POSTs (which POST carried which is not always certain: ``Session.post_pairing``)."""
+    judgement.examine(
+        sum(
+            1
+            for e in session.events
+            if e["kind"] == "message" and e["direction"] == "client-to-server" and e["transport"] == STREAMABLE_HTTP
+        )
+    )
+    unposted = session.post_pairing[1]
+    if unposted is not None:
+        seq, count = unposted
+        judgement.fail(seq, f"{count} client message(s) from seq {seq} on travelled in no recorded POST")
 
 
 @check("streamable-http-unsupported-protocol-version-400", not_applicable=_on_streamable_http)
@@ -421,21 +423,21 @@ def missing_session_id_answered_400(session: Session, judgement: Judgement, side
 
 @check("streamable-http-client-reinitialize-on-404", not_applicable=_on_streamable_http)
 def no_request_on_a_session_gone(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """After a 404 to a request carrying a session id, the client sends that id no more: it opens a new
-    session with an initialize that carries none (which begins another session of the trace)."""
+    """After a 404 to a request carrying a session id, the client's next POST opens a new session: an
+    initialize without a session id. That initialize begins another session of the trace, so within the
+    session the check sees only a next POST that is something else (it fails); a client that never POSTs
+    again leaves nothing to judge (the trace may end first). A DELETE of the old session is no message."""
     for request, response in exchanges(session):
         gone = header(request, SESSION_ID_HEADER)
         if response["status"] != 404 or gone is None:
             continue
+        later = next((e for e in session.http_requests() if e["seq"] > response["seq"] and e["method"] == "POST"), None)
+        if later is None:
+            continue
         judgement.examine()
-        later = next(
-            (e for e in session.http_requests() if e["seq"] > response["seq"] and header(e, SESSION_ID_HEADER) == gone),
-            None,
-        )
-        if later is not None:
-            judgement.fail(
-                later["seq"], f"a {later['method']} still carries the session id answered 404 at seq {response['seq']}"
-            )
+        body = session.body_of.get(later["seq"])
+        if header(later, SESSION_ID_HEADER) is not None or (body is not None and body.method != "initialize"):
+            judgement.fail(later["seq"], f"after the 404 at seq {response['seq']} the client POSTs no fresh initialize")
 
 
 @check("streamable-http-post-body-batch", not_applicable=_on_streamable_http)
@@ -489,3 +491,37 @@ def unsupported_version_lists_supported(session: Session, judgement: Judgement, 
             judgement.fail(
                 message.seq, "an UnsupportedProtocolVersionError lists no supported versions (data.supported)"
             )
+
+
+def _not_modern_only(session: Session) -> str | None:
+    """The server supports 2026-07-28 alone when its server/discover result lists no initialize-based version."""
+    from conformance.catalogue.vocabulary import REVISIONS
+
+    legacy = {r for r in REVISIONS if r < "2026-07-28"}
+    results = session.results_by_method.get(("server", "server/discover"), [])
+    listed = results[-1].result.get("supportedVersions") if results and isinstance(results[-1].result, dict) else None
+    if not isinstance(listed, list):
+        return "no server/discover result lists the server's versions"
+    return "the server also supports an initialize-based version" if legacy & set(map(str, listed)) else None
+
+
+@check("streamable-http-modern-server-get-delete-405", not_applicable=_not_modern_only)
+def modern_only_get_delete_405(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A server supporting 2026-07-28 alone answers GET and DELETE with 405 Method Not Allowed."""
+    for request, response in exchanges(session):
+        if request["method"] not in ("GET", "DELETE"):
+            continue
+        judgement.examine()
+        if response["status"] != 405:
+            judgement.fail(response["seq"], f"a {request['method']} was answered {response['status']}, not 405")
+
+
+@check("streamable-http-modern-server-no-session-id", not_applicable=_not_modern_only)
+def modern_only_no_session_id(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A server supporting 2026-07-28 alone neither issues nor echoes an Mcp-Session-Id."""
+    for response in session.http_responses():
+        if response["transport"] != STREAMABLE_HTTP:
+            continue
+        judgement.examine()
+        if header(response, SESSION_ID_HEADER) is not None:
+            judgement.fail(response["seq"], "a response carries an Mcp-Session-Id header")

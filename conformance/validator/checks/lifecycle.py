@@ -202,17 +202,20 @@ def initialize_refusal_names_versions(session: Session, judgement: Judgement, si
 
 @check("versioning-client-retry-supported-version")
 def retry_with_a_supported_version(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """(2026-07-28) A client that sends the refused method again after an UnsupportedProtocolVersionError
-    names a version of the error's supported list in that retry's _meta."""
+    """(2026-07-28) A client that sends the refused method again after an UnsupportedProtocolVersionError,
+    naming another version than the refused one (a retry with a version it chose), names one of the error's
+    supported list. A request naming the refused version again is no such retry (it may be a new attempt,
+    another connection): not judged."""
     for message, error in unsupported_version_errors(session):
         refused = session.request_answered(message)
         supported = supported_list(error)
         if refused is None or not supported:
             continue
+        refused_version = refused.meta.get(META_PROTOCOL_VERSION)
         retry = next(
             (m for m in session.sent_by(CLIENT, REQUEST) if m.seq > message.seq and m.method == refused.method), None
         )
-        if retry is None:
+        if retry is None or retry.meta.get(META_PROTOCOL_VERSION) == refused_version:
             continue
         judgement.examine()
         version = retry.meta.get(META_PROTOCOL_VERSION)
