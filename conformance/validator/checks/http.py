@@ -125,8 +125,12 @@ def client_sends_session_id(session: Session, judgement: Judgement, sides: froze
 
 
 def _after_initialization(session: Session) -> Iterator[Event]:
+    """The client's requests after an initialize result naming a revision: one naming none is a failed
+    negotiation (a client that cannot work with it disconnects), with no version to send."""
+    from conformance.catalogue.vocabulary import REVISIONS
+
     result = session.initialize_result
-    if result is None:
+    if result is None or _negotiated(session) not in REVISIONS:
         return
     for event in _requests(session):
         if event["seq"] > result.seq:
