@@ -37,6 +37,15 @@ def test_a_check_fails_on_one_failed_test_and_passes_with_a_warning() -> None:
     assert outcomes([item(PRESENT, "pass"), item(NESTED_KEY, "warn")])["ui-tool-metadata-valid"] == PASSED
 
 
+def test_a_gapped_should_is_a_known_warning_and_a_gapped_must_a_failure() -> None:
+    degrading = CHECKS["ui-tool-graceful-degradation"]
+    gapped = [item(PRESENT, "pass"), item(degrading[0], "pass"), (degrading[1], "should-row", "gap", "known")]
+    judged = judge_checks(gapped, CHECKS, NOTHING_TO_CHECK, {"should-row": "SHOULD"})
+    assert {r.check: r.outcome for r in judged}["ui-tool-graceful-degradation"] == PASSED
+    judged = judge_checks(gapped, CHECKS, NOTHING_TO_CHECK, {"should-row": "MUST"})
+    assert {r.check: r.outcome for r in judged}["ui-tool-graceful-degradation"] == FAILED
+
+
 def test_a_check_that_could_not_run_is_never_a_pass() -> None:
     found = outcomes([item(PRESENT, "pass"), item(VISIBILITY, "pass"), item(NESTED_KEY, "inconclusive")])
     assert found["ui-tool-metadata-valid"] == INCOMPLETE

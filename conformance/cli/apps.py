@@ -7,10 +7,12 @@ runs conformance/test_apps.py against the target as any run of the suite does (t
 directory, ``report.json``, ``junit.xml`` and exit codes: conformance/cli/run.py), then judges each check
 of ``CHECKS`` from the outcomes of its tests:
 
-- ``failed``: one of its tests failed (a MUST broken), or failed as a gap of the target's profile (known);
+- ``failed``: one of its tests failed (a MUST broken), or failed as a gap of the target's profile (known) on
+  a MUST row;
 - ``incomplete``: none failed, but one could not run (inconclusive), or none reached a verdict: a check that
   could not run is never a pass;
-- ``passed``: its tests passed (a SHOULD not followed is counted as a warning: it fails only under --strict);
+- ``passed``: its tests passed (a SHOULD not followed is counted as a warning, gapped to a finding in the
+  profile or not: it fails only under --strict);
 - ``not applicable``: the server offers nothing the check judges (its tests found "nothing to check"); every
   check is, for a server with no Apps surface, which the summary says.
 
@@ -30,6 +32,7 @@ import signal
 import sys
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,7 @@ from conformance import PROJECT_ROOT
 from conformance.catalogue.errors import InputError, InputErrors
 from conformance.catalogue.spec_pin import SpecPinError, materialise
 from conformance.cli import run
+from conformance.matrix.covers import registry
 
 APPS_TESTS = PROJECT_ROOT / "conformance" / "test_apps.py"
 PASSED, FAILED, INCOMPLETE, NOT_APPLICABLE = "passed", "failed", "incomplete", "not applicable"
@@ -83,21 +87,26 @@ class Collector:
 
 
 def judge_checks(
-    items: list[tuple[str, str, str, str]], checks: dict[str, tuple[str, ...]], nothing: str
+    items: list[tuple[str, str, str, str]],
+    checks: dict[str, tuple[str, ...]],
+    nothing: str,
+    levels: Mapping[str, str] | None = None,
 ) -> list[CheckResult]:
     """Each check's outcome from its tests' (see the module's docstring); ``nothing`` opens the evidence of a test
-    that found nothing to check."""
+    that found nothing to check. ``levels`` (row -> level): a gap of the profile on a SHOULD row is a warning
+    known to be there, not a failure; without them every gap fails."""
     results = []
     for check, functions in checks.items():
         result = CheckResult(check)
         for function, row, outcome, evidence in items:
             if function not in functions or outcome in ("revision-not-implemented", "side-not-offered"):
                 continue
-            label = (
-                "not-applicable"
-                if outcome == "fixture-missing" and evidence.split(": ", 1)[-1].startswith(nothing)
-                else outcome
-            )
+            if outcome == "fixture-missing" and evidence.split(": ", 1)[-1].startswith(nothing):
+                label = "not-applicable"
+            elif outcome == "gap" and (levels or {}).get(row, "").startswith("SHOULD"):
+                label = "warn"
+            else:
+                label = outcome
             result.tests[label] += 1
             result.by_test.setdefault(function, Counter())[label] += 1
             result.rows.add(row)
@@ -200,7 +209,8 @@ def check(args: argparse.Namespace) -> int:
         return code
     from conformance.test_apps import CHECKS, NOTHING_TO_CHECK
 
-    results = judge_checks(collector.items, CHECKS, NOTHING_TO_CHECK)
+    levels = {row: requirement["level"] for row, requirement in registry()[0].items()}
+    results = judge_checks(collector.items, CHECKS, NOTHING_TO_CHECK, levels)
     no_surface = bool(results) and all(result.outcome == NOT_APPLICABLE for result in results)
     line = summary_line(results)
     write_reports(
