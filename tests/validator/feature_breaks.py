@@ -192,6 +192,11 @@ def _session_id_issued(events: list[Event]) -> None:
     set_header(http_events(events, S2C, "POST")[0], "Mcp-Session-Id", "pseudonym-0123456789abcdef")
 
 
+def _request_before_discover(events: list[Event]) -> None:
+    index = first(events, is_request("server/discover"), C2S)[0] - 1
+    after(events, index, client_message({"jsonrpc": "2.0", "id": "early", "method": "tools/list"}))
+
+
 FEATURE_BREAKS = {
     "tool-name-characters": (TOUR_2025_11_25, lambda ev: _first_tools(ev)[0].update(name="bad name, really")),
     "tool-name-length": (TOUR_2025_11_25, lambda ev: _first_tools(ev)[0].update(name="t" * 129)),
@@ -223,6 +228,8 @@ FEATURE_BREAKS = {
         MODERN_HTTP,
         _call_annotated_tool({"region": "=?base64?ZXU=?="}, {"Mcp-Param-Region": "=?base64?ZXU=?="}),
     ),
+    "stdio-client-probes-first": (MODERN_TOUR, _request_before_discover),
+    "stdio-modern-client-probes-first": (MODERN_TOUR, _request_before_discover),
     "missing-param-header-refused": (MODERN_HTTP, _call_annotated_tool({"region": "eu"}, {})),
     "absent-param-header-not-demanded": (MODERN_HTTP, _call_annotated_tool({}, {}, HEADER_MISMATCH)),
     "mismatched-header-refused": (MODERN_HTTP, _call_annotated_tool({"region": "eu"}, {"Mcp-Param-Region": "us"})),

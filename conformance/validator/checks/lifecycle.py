@@ -223,3 +223,26 @@ def retry_with_a_supported_version(session: Session, judgement: Judgement, sides
             judgement.fail(
                 retry.seq, f"the retry of {refused.method} names version {version!r}, not one of {supported}"
             )
+
+
+def _probes_with_discover(session: Session, judgement: Judgement) -> None:
+    opening = next((m for m in session.sent_by(CLIENT, REQUEST) if m.transport == "stdio"), None)
+    if opening is None or not session.modern:
+        return
+    judgement.examine()
+    if opening.method != "server/discover":
+        judgement.fail(opening.seq, f"the client's first request on stdio is {opening.method}, not server/discover")
+
+
+@check("stdio-backcompat-probe-discover")
+def stdio_client_probes_first(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A stdio client speaking a modern revision sends server/discover before any other request
+    (whether it also implements an initialize-based revision, the trace does not say: both rows ask this)."""
+    _probes_with_discover(session, judgement)
+
+
+@check("stdio-backcompat-modern-only-probe")
+def stdio_modern_client_probes_first(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """(2026-07-28) A stdio client speaking a modern revision sends server/discover before any other request
+    (the modern-only client's row; the trace cannot tell it from one that also speaks a legacy revision)."""
+    _probes_with_discover(session, judgement)
