@@ -1439,6 +1439,20 @@ def test_nothing_more_comes_for_a_request_whose_stream_was_closed(revision: str,
 # StreamScript, GetStreamScript, refusals, redirects, expiry); its record is the evidence.
 
 LOG_EVENT = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
+
+
+def declare_logging(server: ScriptedServer) -> None:
+    """The server's handshake declares logging: its streams carry LOG_EVENT, which only a server that
+    declared it may send."""
+    answer = server.answers["initialize"]
+
+    def initialize(frame: dict) -> dict:
+        result = answer(frame)
+        return result | {"capabilities": result["capabilities"] | {"logging": {}}}
+
+    server.answers["initialize"] = initialize
+
+
 QUICK_RETRY_MS = 100  # a retry: field that keeps the reconnections of these tests quick
 RETRY_MS = 300  # the retry: field the client is held to (its falsifying fault moves the GET 1 s earlier)
 STREAMED_TOOL = SCRIPTED_TOOL | {"name": "streamed-echo"}
@@ -1795,6 +1809,7 @@ def test_the_client_waits_the_retry_before_reconnecting(
 def test_the_client_resumes_a_broken_stream_from_its_last_event(
     revision: str, run_client: Callable[[str], ClientRun], scripted_server: ScriptedServer
 ) -> None:
+    declare_logging(scripted_server)
     scripted_server.streams["tools/call"] = StreamScript([LOG_EVENT, LOG_EVENT], "break", retry_ms=QUICK_RETRY_MS)
     run_client("tools_call")
     assert_resumed_from_last_event(scripted_server, first_stream(scripted_server, "tools/call"))
@@ -1807,6 +1822,7 @@ def test_the_client_resumes_every_dropped_stream_from_its_last_event(
     """The server ends its GET stream cleanly; the connection of tools/call's stream drops. Both are
     resumed from their last event (tools/call is answered once the GET stream has been resumed)."""
     server = scripted_server
+    declare_logging(server)
     server.get_stream = GetStreamScript(events=[LOG_EVENT], retry_ms=QUICK_RETRY_MS, end="close")
     server.streams["tools/call"] = StreamScript([LOG_EVENT], "break", retry_ms=QUICK_RETRY_MS)
 

@@ -40,6 +40,8 @@ SERVER_INFO = {"name": "mcp-matrix-scripted-server", "version": "0.1.0"}
 SCRIPTED_TOOL = {"name": "echo", "description": "Echoes its text.", "inputSchema": {"type": "object"}}
 # The HTTP status 2026-07-28 fixes for an error a script answers with (HeaderMismatch: always 400).
 MODERN_ERROR_STATUSES = {-32020: 400}
+# Every SSE answer's headers; X-Accel-Buffering: no keeps a proxy from holding events back (2026-07-28 asks for it).
+SSE_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 Answer = Callable[[dict], dict]  # request frame -> result (or {"error": ...} for an error response)
 
@@ -228,7 +230,7 @@ class ScriptedStream:
         handler = self.handler
         handler.protocol_version = "HTTP/1.1"
         handler.send_response(200)
-        fixed = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "Transfer-Encoding": "chunked"}
+        fixed = SSE_HEADERS | {"Transfer-Encoding": "chunked"}
         for name, value in (fixed | {"Connection": "close"} | dict(headers)).items():
             handler.send_header(self.server.header_name(name), value)
         handler.end_headers()
@@ -483,8 +485,8 @@ class ScriptedServer:
                 owner._damage(received, "DELETE")
                 with owner._lock:
                     ended = owner.session_id is not None and received.headers.get("mcp-session-id") == owner.session_id
-                    if ended:
-                        owner.session_id = None
+                if ended:  # the session is over: a request that names it later is answered 404
+                    owner._end_session()
                 owner._reply(self, received, 200 if ended else 404, None)
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -537,6 +539,10 @@ class ScriptedServer:
             return
         sent_headers = received.headers
         requests = [f for f in frames if isinstance(f, dict) and "method" in f and "id" in f]
+        if sent_headers.get("mcp-session-id") in self.ended_sessions:  # a notification or a batch too
+            error = _error(requests[0]["id"] if len(requests) == 1 else None, -32600, "Session not found")
+            self._reply(handler, received, 404, error if requests else None)
+            return
         if not requests:
             self._reply(handler, received, 202, None)
             return
@@ -698,7 +704,7 @@ class ScriptedServer:
         with self._lock:
             self.received.append(received)
         self.trace.record("client-to-server", "http", method=received.method, headers=received.headers)
-        sent = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        sent = dict(SSE_HEADERS)
         if self.session_id and self.revision != MODERN:
             sent["Mcp-Session-Id"] = self.session_id
         handler.send_response(200)
@@ -853,11 +859,8 @@ class ScriptedServer:
         self, handler: BaseHTTPRequestHandler, received: Received, request: dict, headers: Mapping[str, str]
     ) -> bool:
         """Answer a POSTed request as the script says, if it says anything else than a JSON answer:
-        404 in an ended session, a refusal, a redirect, or an SSE stream."""
+        a refusal, a redirect, or an SSE stream."""
         method = request["method"]
-        if headers.get("mcp-session-id") in self.ended_sessions:
-            self._reply(handler, received, 404, _error(request["id"], -32600, "Session not found"))
-            return True
         with self._lock:
             refusal = self.refusals[method].pop(0) if self.refusals.get(method) else None
         if refusal is not None:
