@@ -43,6 +43,7 @@ from conformance.harness.peer import (
     method_definitions,
     result_definition,
 )
+from conformance.harness.scripted_server import SERVER_INFO
 from conformance.harness.scripted_stdio import FOLLOWUP_ID
 from conformance.harness.wire import Wire, answers, is_response, tool_call
 
@@ -204,8 +205,15 @@ def _bound(peer: Peer, role: str, listed: set[Any], tour: Tour) -> Any:
     return binding
 
 
-def _plan(peer: Peer, listed: dict[str, set[str]], tour: Tour) -> Iterator[tuple[dict, bool]]:
-    """The tour's requests, each with whether its answer is awaited before the next goes out."""
+def _offered(peer: Peer, capabilities: dict, capability: str) -> bool:
+    """Whether the server declared ``capability`` in the handshake; a stateless server (2026-07-28) is asked
+    everything (its discovery is part of the tour)."""
+    return peer.stateless or capability in capabilities
+
+
+def _plan(peer: Peer, listed: dict[str, set[str]], capabilities: dict, tour: Tour) -> Iterator[tuple[dict, bool]]:
+    """The tour's requests, each with whether its answer is awaited before the next goes out: of the features
+    only those the server's ``capabilities`` declared (a client uses no other)."""
     n = iter(range(1, 1000))
 
     def request(method: str, params: dict | None = None) -> dict:
@@ -236,17 +244,23 @@ def _plan(peer: Peer, listed: dict[str, set[str]], tour: Tour) -> Iterator[tuple
         )
     else:
         yield request("ping"), True
-        yield request("logging/setLevel", {"level": "debug"}), True
+        if _offered(peer, capabilities, "logging"):
+            yield request("logging/setLevel", {"level": "debug"}), True
+        if watched and not (capabilities.get("resources") or {}).get("subscribe"):
+            tour.notes.append(f"the server declared no resources.subscribe: {watched[0]} is not subscribed to")
+            watched = []
         for uri in watched:
             yield request("resources/subscribe", {"uri": uri}), True
     for method in ("tools/list", "resources/list", "resources/templates/list", "prompts/list"):
-        yield request(method), True
+        if _offered(peer, capabilities, method.split("/", 1)[0]):
+            yield request(method), True
     for uri in sorted(listed["resources"]):
         yield request("resources/read", {"uri": uri}), True
     for role in PROMPT_ROLES:
         if binding := _bound(peer, role, listed["prompts"], tour):
             yield request("prompts/get", {"name": binding.name, "arguments": binding.args()}), True
-    if binding := _bound(peer, "arguments-prompt", listed["prompts"], tour):
+    completions = peer.revision < "2025-03-26" or _offered(peer, capabilities, "completions")  # no capability before
+    if completions and (binding := _bound(peer, "arguments-prompt", listed["prompts"], tour)):
         argument = next(iter(binding.args()), "arg1")
         reference = {"type": "ref/prompt", "name": binding.name}
         yield request("completion/complete", {"ref": reference, "argument": {"name": argument, "value": ""}}), True
@@ -303,13 +317,12 @@ def server_tour(peer: Peer) -> Tour:
             wire.sent[frame["id"]] = wire.client_requests[frame["id"]] = frame
             peer.send_request(frame)  # not as an open request: over Streamable HTTP its answer carries the session id
             answer = await_answer(frame["id"], "initialize") or {}
-            if hasattr(peer, "negotiated_version"):  # Streamable HTTP: the version header of every later request
-                peer.negotiated_version = (answer.get("result") or {}).get("protocolVersion")
             capabilities = (answer.get("result") or {}).get("capabilities") or {}
             peer.notify("notifications/initialized")
         listed: dict[str, set[str]] = {"tools": set(), "resources": set(), "prompts": set()}
         tools: list[Any] = []
-        probe = [peer.envelope(m, f"tour-list-{m}") for m in ("tools/list", "resources/list", "prompts/list")]
+        features = [f for f in ("tools", "resources", "prompts") if _offered(peer, capabilities, f)]
+        probe = [peer.envelope(f"{f}/list", f"tour-list-{f}/list") for f in features]
         for frame in probe:
             response = send_awaited(frame)
             key = {"tools/list": "tools", "resources/list": "resources", "prompts/list": "prompts"}[frame["method"]]
@@ -317,7 +330,7 @@ def server_tour(peer: Peer) -> Tour:
             tools = (response.get("result") or {}).get("tools") or [] if key == "tools" else tools
         tasks = _TaskTour(peer, tour, capabilities, tools, send_awaited)
         tasks.start()  # a task of the server's own task tool, created before the plan so that it ends meanwhile
-        for frame, awaited in _plan(peer, listed, tour):
+        for frame, awaited in _plan(peer, listed, capabilities, tour):
             wire.send(frame)
             if awaited:
                 arguments = frame.get("params", {}).get("arguments") or {}
@@ -542,6 +555,14 @@ def scripted_results(revision: str) -> dict[str, dict]:
         "logging/setLevel": dict(complete),
         "resources/subscribe": dict(complete),
         "resources/unsubscribe": dict(complete),
+        # the handshake declares what the tour's client asks beyond the defaults: logging, resource subscriptions,
+        # completions (a capability from 2025-03-26; the request the client cancels)
+        "initialize": {
+            "protocolVersion": revision,
+            "capabilities": {"tools": {}, "resources": {"subscribe": True}, "prompts": {}, "logging": {}}
+            | ({"completions": {}} if revision >= "2025-03-26" else {}),
+            "serverInfo": SERVER_INFO,
+        },
     }
     defined = set(method_definitions(revision))
     return {method: result for method, result in results.items() if method in defined}
