@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.capture.calibration import compare, summary
+from conformance.capture.calibration import Findings, compare, live_verdict, summary
 from conformance.catalogue.spec_pin import PROJECT_ROOT
 
 # Client cells the SDK passes (request ids never null) and one its finding F-040 gaps (it sends prompts/list
@@ -86,3 +86,20 @@ def test_a_trace_the_validator_cannot_judge_is_named_and_fails_the_calibration(t
         timeout=120,
     )
     assert run.returncode == 1, run.stdout + run.stderr
+
+
+def test_a_cell_is_held_to_its_verdict_over_the_traces_transport() -> None:
+    """A finding may break a cell over one transport only (F-120: batches dropped over stdio, taken over
+    HTTP): the trace of the other transport is held to that transport's live verdict, not to the finding."""
+    cell = {
+        "requirement": "lifecycle-negotiated-capabilities-only-must",
+        "revision": "2025-11-25",
+        "side": "client",
+        "outcome": "gap",
+        "transports": {"stdio": "gap", "streamable-http": "pass", "http+sse": "fixture-missing"},
+    }
+    findings = Findings("sdk-python")
+    assert live_verdict(cell, "stdio", findings) == "F-040"
+    assert live_verdict(cell, "streamable-http", findings) == "pass"
+    assert live_verdict(cell, "http+sse", findings) is None  # not judged live there
+    assert live_verdict(cell, None, findings) == "F-040"  # a trace of two transports: the cell's verdict

@@ -41,6 +41,7 @@ VALIDATOR_ERROR = "validator-error"
 JUDGED_OFFLINE = ("pass", *BROKEN)
 SENT_BY = {"client": "client-to-server", "server": "server-to-client"}
 MATRIX = PROJECT_ROOT / "docs" / "spec" / "conformance-matrix.json"
+REPORT_TRANSPORTS = {"sse": "http+sse"}  # a trace's transport as the run's report names it, where they differ
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,13 @@ def validated(job: tuple[str, str]) -> dict[str, Any]:
         sessions = judge_trace(Trace(trace, events), None, False, side)
     except Exception as exc:  # the validator's own failure: reported, and it fails the run
         return {"error": f"{type(exc).__name__}: {exc}"}
-    return {"sessions": sessions, "directions": {event["seq"]: event["direction"] for event in events}}
+    transports = {event["transport"] for event in events}
+    only = transports.pop() if len(transports) == 1 else None  # a trace of two transports: its cell's verdict
+    return {
+        "sessions": sessions,
+        "directions": {event["seq"]: event["direction"] for event in events},
+        "transport": REPORT_TRANSPORTS.get(only, only) if only else None,
+    }
 
 
 def offline_verdict(validation: dict[str, Any], requirement: str, revision: str, side: str) -> tuple[str, str]:
@@ -146,15 +153,8 @@ def compare(report_dir: Path, target: str, jobs: int | None = None) -> list[Pair
     ``jobs`` at a time (None: one per processor)."""
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     findings = Findings(target)
-    wanted = []
-    for cell in report["cells"]:
-        key = (cell["requirement"], cell["revision"], cell["side"])
-        live = cell["outcome"] if cell["outcome"] in JUDGED_OFFLINE else None
-        if cell["outcome"] == "gap":
-            live = findings.of(*key)
-        if live is not None:
-            wanted += [(key, live, trace) for trace in cell["traces"] if Path(trace).is_file()]
-    work = sorted({(trace, key[2]) for key, _, trace in wanted})  # a trace can serve several cells
+    wanted = [(cell, trace) for cell in report["cells"] for trace in cell["traces"] if Path(trace).is_file()]
+    work = sorted({(trace, cell["side"]) for cell, trace in wanted})  # a trace can serve several cells
     workers = min(jobs or os.cpu_count() or 1, len(work))
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -162,10 +162,24 @@ def compare(report_dir: Path, target: str, jobs: int | None = None) -> list[Pair
     else:
         reports = {job: validated(job) for job in work}
     pairs = []
-    for key, live, trace in wanted:
-        offline, reason = offline_verdict(reports[(trace, key[2])], *key)
-        pairs.append(Pair(*key, live, offline, trace, reason))
+    for cell, trace in wanted:
+        key = (cell["requirement"], cell["revision"], cell["side"])
+        validation = reports[(trace, cell["side"])]
+        live = live_verdict(cell, validation.get("transport"), findings)
+        if live is not None:
+            offline, reason = offline_verdict(validation, *key)
+            pairs.append(Pair(*key, live, offline, trace, reason))
     return pairs
+
+
+def live_verdict(cell: dict[str, Any], transport: str | None, findings: Findings) -> str | None:
+    """The suite's verdict on ``cell`` over the trace's ``transport`` (a finding may break a cell over one
+    transport only, as F-120 does over stdio): pass, fail, warn, the finding that gaps it, or None (not
+    judged live: fixture missing, not exercised, a gap to no finding)."""
+    outcome = (cell.get("transports") or {}).get(transport) or cell["outcome"]
+    if outcome == "gap":
+        return findings.of(cell["requirement"], cell["revision"], cell["side"])
+    return outcome if outcome in JUDGED_OFFLINE else None
 
 
 def summary(pairs: list[Pair]) -> str:
