@@ -30,7 +30,7 @@ sarif-schema: $(STAMP)
 ## (--strict: a SHOULD not followed or an inconclusive cell fails the run, so that the matrix stays exact),
 ## keeping every trace; then the two judges on those traces (issue #14's calibration): each trace validated
 ## offline and held to the suite's verdict on its cells; a disagreement, named with both verdicts, fails the run.
-test: setup lint
+test: setup lint targets
 	$(PYTEST) -n $(WORKERS) --strict --keep-traces tests conformance; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: the suite is broken, not green" >&2; fi; \
 	[ $$status -eq 0 ] || exit $$status

@@ -423,7 +423,13 @@ class HttpServerProcess:
             with contextlib.suppress(OSError), socket.create_connection((parsed.hostname, parsed.port), timeout=0.5):
                 return url
             time.sleep(0.05)  # polling a port that is not open yet: there is nothing to wait on
+        status = self._popen.poll()
         self.close()
+        if status is not None:
+            raise RuntimeError(
+                f"{self.description} exited ({status}) before accepting connections at {url} "
+                f"(its output is in {self.log})"
+            )
         raise RuntimeError(
             f"{self.description} did not accept connections at {url} within {start_timeout:g}s "
             f"(its output is in {self.log})"
