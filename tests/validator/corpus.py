@@ -695,7 +695,7 @@ BREAKS: dict[str, tuple[str, Break]] = {
             ev[first(ev, is_request("initialize"))[0]], "payload", [first(ev, is_request("initialize"))[1]]
         ),
     ),
-    "methods-of-the-negotiated-revision": (
+    "keeps-to-the-negotiated-revision": (
         "schema-tour-client-2024-11-05-stdio.jsonl",
         lambda ev: after(
             ev,

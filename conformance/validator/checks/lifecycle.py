@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 
 from conformance.catalogue.vocabulary import REVISIONS
+from conformance.harness import schema
 from conformance.harness.peer import method_definitions
+from conformance.harness.tour import as_defined, sender_definitions
 from conformance.validator.checks.http import exchanges, supported_list, unsupported_version_errors
+from conformance.validator.checks.schema import definition_of
 from conformance.validator.judgement import Judgement, check
 from conformance.validator.session import (
     CLIENT,
@@ -167,20 +170,32 @@ def _defined_elsewhere(revision: str) -> dict[str, list[str]]:
 
 
 @check("lifecycle-use-negotiated-version-should", "lifecycle-use-negotiated-version-must")
-def methods_of_the_negotiated_revision(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+def keeps_to_the_negotiated_revision(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """Every request and notification uses a method of the negotiated revision, not one that only another
-    revision defines (a method no revision defines is an extension, not judged here)."""
-    foreign = _defined_elsewhere(session.revision)
+    revision defines (a method no revision defines is an extension, not judged here); and every message of a
+    schema definition its sender sends has only members the negotiated revision defines (outside the schema's
+    extension points), as the live suite judges it (conformance/test_lifecycle.py, harness/tour.undefined_in)."""
+    revision = session.revision
+    foreign = _defined_elsewhere(revision)
     for message in session.messages:
-        if message.method is None or message.sender not in sides:
+        if message.sender not in sides:
+            continue
+        if message.method is not None:
+            judgement.examine()
+            if message.method in foreign:
+                others = ", ".join(foreign[message.method])
+                judgement.fail(
+                    message.seq,
+                    f"the {message.sender} sent {message.method}, which {revision} does not define ({others} do)",
+                )
+                continue
+        definition = definition_of(session, message)
+        if definition is None or definition not in sender_definitions(revision, message.sender):
             continue
         judgement.examine()
-        if message.method in foreign:
-            others = ", ".join(foreign[message.method])
-            judgement.fail(
-                message.seq,
-                f"the {message.sender} sent {message.method}, which {session.revision} does not define ({others} do)",
-            )
+        members = schema.undefined_members(revision, definition, as_defined(revision, definition, message.frame))
+        if members:
+            judgement.fail(message.seq, f"the {message.sender} sent members {revision} does not define: {members}")
 
 
 @check("versioning-modern-only-initialize-error")
