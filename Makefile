@@ -4,8 +4,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST := $(PY) -m pytest
-# pytest-xdist workers: the tests mostly wait on their peers, so 6 keeps 2 cores busy (see make bench).
-WORKERS ?= 6
+# pytest-xdist workers: the tests mostly wait on their peers, so 8 keeps 2 cores busy (see make bench).
+WORKERS ?= 8
 
 .PHONY: setup spec sarif-schema test conformance falsify matrix lint bench stability run clean
 .PHONY: referee targets implementations mutate capture-real calibrate

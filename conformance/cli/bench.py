@@ -83,7 +83,7 @@ BASE_PROTOCOL_MODULES = (
 _COUNTS = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed|error|errors|deselected)")
 # pytest-xdist workers, as `make` runs them (WORKERS in the Makefile): the tests mostly wait on their
 # peers, so more workers than cores keeps both cores busy.
-WORKERS = os.environ.get("WORKERS", "6")
+WORKERS = os.environ.get("WORKERS", "8")
 
 
 def _timed_pytest(*args: str) -> tuple[float, float, dict[str, int]]:

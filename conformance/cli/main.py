@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     ).set_defaults(run=_cmd_implementations)
     mutate = commands.add_parser("mutate", help="the mutation sweep: every tested cell under generic wire mutations")
     mutate.add_argument("selection", nargs="*", default=["conformance"], help="test files or node ids")
-    mutate.add_argument("--workers", default="6")
+    mutate.add_argument("--workers", default="8")
     mutate.add_argument("--target", default=None)
     mutate.set_defaults(run=_cmd_mutate)
     bench = commands.add_parser("bench", help="time each stage of the machinery")
@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.set_defaults(run=_cmd_bench)
     stability = commands.add_parser("stability", help="the timing-dependent client tests N times: what changed")
     stability.add_argument("--repeat", type=int, default=20)
-    stability.add_argument("--workers", default="6")
+    stability.add_argument("--workers", default="8")
     stability.add_argument("--target", default=None)
     stability.set_defaults(run=_cmd_stability)
     from conformance.validator.cli import add_parser as add_validate_parser
