@@ -4,8 +4,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST := $(PY) -m pytest
-# pytest-xdist workers: the tests mostly wait on their peers, so 8 keeps 2 cores busy (see make bench).
+# pytest-xdist workers: the tests mostly wait on their peers, so 8 keeps 2 cores busy (see make bench); a worker
+# out of tests takes some of another's (worksteal), so the run's end is not one worker's queue.
 WORKERS ?= 8
+XDIST = -n $(WORKERS) --dist worksteal
 
 .PHONY: setup spec sarif-schema test conformance falsify matrix lint bench stability run clean
 .PHONY: referee targets implementations mutate capture-real calibrate
@@ -31,7 +33,7 @@ sarif-schema: $(STAMP)
 ## keeping every trace; then the two judges on those traces (issue #14's calibration): each trace validated
 ## offline and held to the suite's verdict on its cells; a disagreement, named with both verdicts, fails the run.
 test: setup lint targets
-	$(PYTEST) -n $(WORKERS) --strict --keep-traces tests conformance; status=$$?; \
+	$(PYTEST) $(XDIST) --strict --keep-traces tests conformance; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: the suite is broken, not green" >&2; fi; \
 	[ $$status -eq 0 ] || exit $$status
 	$(PY) -m conformance.capture.calibration
@@ -43,15 +45,15 @@ test: setup lint targets
 ## Then the client cells the SDK does not offer (its profile's N-NNN gaps: tasks, mostly), on the TypeScript
 ## SDK's client, which offers them, and at 2026-07-28, which that client does not speak, on fastmcp's.
 falsify: setup targets
-	$(PYTEST) -n $(WORKERS) --strict --falsify conformance
-	$(PYTEST) -n $(WORKERS) --strict --falsify conformance --target ts-sdk-client --not-offered-by sdk-python
-	$(PYTEST) -n $(WORKERS) --strict --falsify conformance --target fastmcp-client --not-offered-by sdk-python \
+	$(PYTEST) $(XDIST) --strict --falsify conformance
+	$(PYTEST) $(XDIST) --strict --falsify conformance --target ts-sdk-client --not-offered-by sdk-python
+	$(PYTEST) $(XDIST) --strict --falsify conformance --target fastmcp-client --not-offered-by sdk-python \
 		-k 2026-07-28
 
 ## Run the suite against the default implementation (the pinned SDK): the headline, the report in
 ## reports/sdk-python/, then the matrix summary.
 conformance: setup
-	$(PYTEST) -n $(WORKERS) --strict conformance; status=$$?; $(PY) -m conformance summary; exit $$status
+	$(PYTEST) $(XDIST) --strict conformance; status=$$?; $(PY) -m conformance summary; exit $$status
 
 ## Regenerate conformance/requirements.json and docs/spec/conformance-matrix.{md,json}.
 matrix: setup
@@ -100,7 +102,7 @@ capture-real: setup targets
 ## each trace validated offline and held to the suite's verdict, cell by cell (conformance/capture/calibration.py):
 ## the figures, and every disagreement with both verdicts (exit 1 if any).
 calibrate: setup
-	$(PYTEST) -n $(WORKERS) -q --keep-traces conformance $(if $(TARGET),--target $(TARGET)) > /dev/null; \
+	$(PYTEST) $(XDIST) -q --keep-traces conformance $(if $(TARGET),--target $(TARGET)) > /dev/null; \
 	$(PY) -m conformance.capture.calibration --target $(or $(TARGET),sdk-python)
 
 ## Every target profile run (the default and the real ones: make targets), then docs/implementations.md
@@ -108,7 +110,7 @@ calibrate: setup
 implementations: setup targets
 	for profile in targets/*.yaml; do \
 		name=$$(basename $$profile .yaml); \
-		$(PYTEST) -n $(WORKERS) conformance --target $$name -q >/dev/null; \
+		$(PYTEST) $(XDIST) conformance --target $$name -q >/dev/null; \
 		echo "$$name: exit $$? ($$(grep -o '"headline": "[^"]*"' reports/$$name/report.json))"; \
 	done
 	$(PY) -m conformance implementations

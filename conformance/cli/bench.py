@@ -92,7 +92,10 @@ def _timed_pytest(*args: str) -> tuple[float, float, dict[str, int]]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-n", WORKERS, *args], cwd=PROJECT_ROOT, capture_output=True, text=True
+        [sys.executable, "-m", "pytest", "-q", "-n", WORKERS, "--dist", "worksteal", *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
     )
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

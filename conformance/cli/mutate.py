@@ -28,7 +28,19 @@ def run(workers: str, target: str | None, selection: list[str]) -> int:
     profile = targets.load(targets.resolve(target))
     outcomes: dict[str, dict[str, str]] = defaultdict(dict)  # node id -> mutation -> outcome
     for mutation in MUTATIONS:
-        command = [sys.executable, "-m", "pytest", "-q", "-n", workers, "--mutate", mutation, *selection]
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-n",
+            workers,
+            "--dist",
+            "worksteal",
+            "--mutate",
+            mutation,
+            *selection,
+        ]
         if target:
             command += ["--target", target]
         done = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True, check=False)

@@ -70,7 +70,19 @@ def outcomes_of(report: dict) -> Outcomes:
 def repeat_once(tests: list[str], workers: str, target: str | None, report: Path, log: Path) -> Outcomes | str:
     """One pytest run of ``tests``, its reports under ``report``'s folder and its output in ``log``: its
     items' outcomes, or why there are none."""
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", workers, *tests]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-n",
+        workers,
+        "--dist",
+        "worksteal",
+        *tests,
+    ]
     if target:
         command += ["--target", target]
     environment = os.environ | {reports.REPORTS_VARIABLE: str(report.parent.parent)}
