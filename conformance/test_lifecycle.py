@@ -296,11 +296,13 @@ def test_the_client_requests_the_newest_version_it_accepts(
     requested = client_messages(scripted_server)[0]["params"]["protocolVersion"]
     assert requested in HANDSHAKE_REVISIONS, f"the client requested {requested!r}"
     for newer in HANDSHAKE_REVISIONS[HANDSHAKE_REVISIONS.index(requested) + 1 :]:
-        probe = ScriptedServer(newer, Trace(tmp_path / f"probe-{newer}.jsonl", "streamable-http"))
+        trace = Trace(tmp_path / f"probe-{newer}.jsonl", "streamable-http")
+        probe = ScriptedServer(newer, trace)
         try:
             accepted = run_client_process(client_launcher, "initialize", newer, [probe.url]).completed
         finally:
             probe.close()
+            trace.close()
         assert not accepted, f"the client requested {requested} although it works with the newer {newer}"
 
 

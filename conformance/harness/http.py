@@ -23,7 +23,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.catalogue.vocabulary import revision_index
+from conformance.catalogue.vocabulary import REVISIONS, revision_index
 from conformance.harness.faults import Fault
 from conformance.harness.peer import (
     CLOSED,
@@ -508,7 +508,9 @@ class HttpPeer(HttpTransport):
         return self._refused.get(request_id)
 
     def negotiated(self, result: dict) -> None:
-        self.negotiated_version = result.get("protocolVersion")
+        version = result.get("protocolVersion")
+        if version in REVISIONS:  # a version no revision names (a server's, or a fault's) gives no header to send
+            self.negotiated_version = version
 
     def diagnostics(self) -> str:
         return "\n".join(f"{e.method} -> {e.status}" for e in self.exchanges[-5:])
