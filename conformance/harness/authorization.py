@@ -65,6 +65,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from conformance.fixtures.authorization_host import new_authorization_code
 from conformance.harness.faults import Fault
 from conformance.harness.peer import HarnessError
 from conformance.harness.trace import Trace
@@ -446,22 +447,12 @@ class _Provider:
         self.clients[client_info.client_id or ""] = client_info
 
     async def authorize(self, client: OAuthClientInformationFull, params: AuthorizationParams) -> str:
-        code = secrets.token_urlsafe(32)
-        self.codes[code] = AuthorizationCode(
-            code=code,
-            scopes=params.scopes or [],
-            expires_at=time.time() + CODE_SECONDS,
-            client_id=client.client_id or "",
-            code_challenge=params.code_challenge,
-            redirect_uri=params.redirect_uri,
-            redirect_uri_provided_explicitly=params.redirect_uri_provided_explicitly,
-            resource=params.resource,
-            subject=SUBJECT,
-        )
+        grant = new_authorization_code(client, params, CODE_SECONDS)
+        self.codes[grant.code] = grant
         stated = self.server.misbehaviour.redirect_issuer
         iss = self.server.issuer if stated == OWN_ISSUER else stated
         state = self.server.misbehaviour.redirect_state or params.state
-        return construct_redirect_uri(str(params.redirect_uri), code=code, state=state, iss=iss)
+        return construct_redirect_uri(str(params.redirect_uri), code=grant.code, state=state, iss=iss)
 
     async def load_authorization_code(self, client: OAuthClientInformationFull, code: str) -> AuthorizationCode | None:
         found = self.codes.get(code)
