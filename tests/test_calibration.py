@@ -8,11 +8,12 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from conformance.capture.calibration import Findings, compare, live_verdict, summary
+from conformance.capture.calibration import Findings, Pair, compare, failing_cell, live_verdict, summary
 from conformance.catalogue.spec_pin import PROJECT_ROOT
 
 # Client cells the SDK passes (request ids never null) and one its finding F-040 gaps (it sends prompts/list
@@ -103,3 +104,18 @@ def test_a_cell_is_held_to_its_verdict_over_the_traces_transport() -> None:
     assert live_verdict(cell, "streamable-http", findings) == "pass"
     assert live_verdict(cell, "http+sse", findings) is None  # not judged live there
     assert live_verdict(cell, None, findings) == "F-040"  # a trace of two transports: the cell's verdict
+
+
+def test_a_failing_cell_is_held_to_its_traces_together() -> None:
+    """A test may record several sessions and meet the fault in one (F-190: a form-mode client beside a
+    URL-only one): one trace that breaks the requirement offline carries the cell; none that does is one
+    disagreement naming the cell, not one a trace."""
+    key = ("elicitation-mode-must-be-declared", "2025-11-25", "server", "F-190")
+    form_only = Pair(*key, "pass", "", "form.jsonl")
+    url_only = Pair(*key, "fail", "seq 9: a form to a URL-only client", "url.jsonl")
+    carried = failing_cell([form_only, url_only])
+    assert (carried.offline, carried.trace, carried.agrees) == ("fail", "url.jsonl", True)
+    assert "the cell's 2 traces together" in carried.reason
+    missed = failing_cell([form_only, replace(url_only, offline="pass", reason="")])
+    assert (missed.offline, missed.agrees) == ("pass", False)
+    assert failing_cell([url_only]) == url_only

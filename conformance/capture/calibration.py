@@ -3,11 +3,13 @@ validator's verdict on the trace that cell's test recorded.
 
 ``python -m conformance.capture.calibration [REPORT_DIR] [--target NAME]`` reads a run's report
 (``reports/<target>/report.json`` of a run with ``--keep-traces``, which names every cell's traces) and
-validates each trace (``conformance.validator``), then compares, per cell and trace:
+validates each trace (``conformance.validator``), then compares, per cell and trace (per cell, over one
+transport, for a cell that fails):
 
 - a cell the suite passes: the validator must report no failure (nor warning) of that requirement;
-- a cell gapped to a finding (``F-NNN``, in the coverage modules or the target's profile): its trace
-  must fail (or warn on) that requirement offline too;
+- a cell gapped to a finding (``F-NNN``, in the coverage modules or the target's profile): its traces
+  must fail (or warn on) that requirement offline too, one of them at least (a test may record several
+  sessions and meet the fault in one), which the pair names;
 - a cell the suite failed or warned on: likewise.
 
 A pair agrees or disagrees only when both judged it: an offline ``not-observed``, ``not-applicable`` or
@@ -29,7 +31,7 @@ import os
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +55,8 @@ class Pair:
     side: str
     live: str  # pass, fail, warn, or the finding that gaps the cell
     offline: str  # pass, fail, warn, not-observed, not-applicable, excluded, absent
+    reason: str
     trace: str
-    reason: str = ""
 
     @property
     def expects_failure(self) -> bool:
@@ -162,14 +164,29 @@ def compare(report_dir: Path, target: str, jobs: int | None = None) -> list[Pair
     else:
         reports = {job: validated(job) for job in work}
     pairs = []
+    expecting_failure: dict[tuple[Any, ...], list[Pair]] = {}
     for cell, trace in wanted:
         key = (cell["requirement"], cell["revision"], cell["side"])
         validation = reports[(trace, cell["side"])]
         live = live_verdict(cell, validation.get("transport"), findings)
-        if live is not None:
-            offline, reason = offline_verdict(validation, *key)
-            pairs.append(Pair(*key, live, offline, trace, reason))
-    return pairs
+        if live is None:
+            continue
+        pair = Pair(*key, live, *offline_verdict(validation, *key), trace=trace)
+        if pair.expects_failure:
+            expecting_failure.setdefault((*key, live, validation.get("transport")), []).append(pair)
+        else:
+            pairs.append(pair)
+    return pairs + [failing_cell(group) for group in expecting_failure.values()]
+
+
+def failing_cell(group: list[Pair]) -> Pair:
+    """A cell the suite fails (or gaps to a finding) over one transport, held to its traces together: a test
+    may record several sessions and find the fault in one (F-190's URL-only client, beside a form-mode one),
+    so one trace that breaks the requirement offline suffices; the pair names that trace."""
+    chosen = next((p for p in group if p.offline in BROKEN), next((p for p in group if p.offline == "pass"), group[0]))
+    if len(group) == 1:
+        return chosen
+    return replace(chosen, reason=f"{chosen.reason} (the cell's {len(group)} traces together)".lstrip())
 
 
 def live_verdict(cell: dict[str, Any], transport: str | None, findings: Findings) -> str | None:
