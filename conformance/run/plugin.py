@@ -738,6 +738,7 @@ def open_session(server_launcher: Launcher, target: Target, request: pytest.Fixt
     their traces kept if the test fails (judged once it has ended, not when a session closes)."""
     count = itertools.count(2)
     paths: list[Path] = []
+    request.node.stash[FURTHER_TRACES_KEY] = paths  # the report names them beside the test's own trace
 
     @contextmanager
     def open_one(revision: str) -> Iterator[Peer]:
@@ -890,6 +891,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 STALE_GAP_PREFIX = "[XPASS(strict)]"  # how pytest reports a strict expected failure that passed
 TRACE_KEY = pytest.StashKey[Path]()
+FURTHER_TRACES_KEY = pytest.StashKey[list[Path]]()  # the traces of a test's further sessions (open_session)
 CALL_REPORT_KEY = pytest.StashKey[pytest.TestReport]()
 # The transport a test without a ``transport`` parameter runs over, by the session fixture it uses.
 TRANSPORT_OF_FIXTURE = {
@@ -991,11 +993,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if finding and outcome in ("fail", "warn"):
             report.user_properties.append(("known-finding", finding))
         trace = item.stash.get(TRACE_KEY, None)
+        traces = tuple(str(path) for path in (trace, *item.stash.get(FURTHER_TRACES_KEY, [])) if path is not None)
         if outcome in ("fail", "warn", "inconclusive") and trace is not None:
-            report.user_properties.append(("trace", str(trace)))
+            report.user_properties.append(("traces", traces))
             report.sections.append(("trace", f"session trace kept at {_shown(trace)}"))
         elif trace is not None and config.getoption("--keep-traces"):
-            report.user_properties.append(("trace", str(trace)))  # the report names every kept trace's cell
+            report.user_properties.append(("traces", traces))  # the report names every kept trace's cell
         if outcome in ("fail", "warn"):
             heading = (
                 f"{marker.args[0]} ({level_of(item)}) at {revision}, {marker.args[1]} side, over {transport or '-'}"
@@ -1148,7 +1151,7 @@ def _results(terminalreporter: pytest.TerminalReporter) -> list[reports.TestResu
                     outcome,
                     properties.get("transport", ""),
                     properties.get("evidence", ""),
-                    properties.get("trace", ""),
+                    tuple(properties.get("traces", ())),
                     properties.get("known-finding", ""),
                     properties.get("gapped", False),
                 )

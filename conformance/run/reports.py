@@ -107,7 +107,7 @@ class TestResult:
     outcome: str
     transport: str = ""
     evidence: str = ""
-    trace: str = ""
+    traces: tuple[str, ...] = ()  # its sessions' traces, where kept
     known_finding: str = ""
     gapped: bool = False
 
@@ -167,7 +167,7 @@ def cells_of(results: Iterable[TestResult], requirements: dict[str, dict]) -> li
                 cell_outcome(p.outcome for p in parts),
                 {transport: cell_outcome(outcomes) for transport, outcomes in sorted(transports.items())},
                 sorted({scrub(p.evidence) for p in parts if p.evidence}),
-                sorted({p.trace for p in parts if p.trace}),
+                sorted({trace for p in parts for trace in p.traces}),
                 clause_url(row["sources"], revision),
                 next((p.known_finding for p in parts if p.known_finding), ""),
             )

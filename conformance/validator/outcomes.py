@@ -39,10 +39,11 @@ class Trace:
 
 @cache
 def _sentences() -> dict[tuple[str, str], Any]:
-    """(revision, fingerprint) -> the swept unit of the pinned spec."""
+    """(revision, fingerprint) -> the swept unit of the pinned spec; an extension's revision qualified by its
+    name (``ext-apps:2026-01-26``), as its rows' locators name it."""
     from conformance.catalogue.accounting import load_sweep
 
-    return {(unit.revision, unit.fingerprint): unit for unit in load_sweep()}
+    return {(unit.qualified_revision, unit.fingerprint): unit for unit in load_sweep()}
 
 
 def source_for(row: dict, revision: str) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 
 from conformance import PROJECT_ROOT
 from conformance.validator.checks import (
+    apps,
     caching,
     cancellation,
     capabilities,
@@ -49,6 +50,7 @@ from conformance.validator.judgement import CHECKS, Check
 
 CATALOGUE = PROJECT_ROOT / "conformance" / "requirements.json"
 CHECK_MODULES = (
+    apps,
     caching,
     cancellation,
     capabilities,
@@ -132,7 +134,6 @@ EXCLUSION_RULES: tuple[tuple[str, Callable[[dict], bool]], ...] = (
     (PERMISSION, lambda row: row["level"] == "MAY"),
     (AUTHORIZATION, lambda row: row["area"] == "authorization"),
     (APPS_HOST_AND_VIEW, lambda row: row["id"].startswith(("apps-host-", "apps-view-"))),
-    (NO_CHECK_YET, lambda row: row["area"] == "apps"),  # a server's UI tools and resources: on the wire
     (
         USER_INTERFACE,
         _words(
@@ -168,12 +169,12 @@ EXCLUDED_BY_ID: dict[str, str] = {
     "stdio-newline-delimited": NOT_ON_THE_WIRE,
     "stdio-no-embedded-newlines": NOT_ON_THE_WIRE,
     "transports-jsonrpc-utf8": NOT_ON_THE_WIRE,  # the trace holds the parsed payload, not its bytes
-    "apps-tool-result-content": NO_CHECK_YET,  # a result's content: on the wire, though it names the UI
     "elicitation-state-bound-to-user": INTERNAL_STATE,
     "security-document-implications": DOCUMENTATION,
     "sampling-tool-result-message-exclusive": NO_CHECK_YET,  # a "user-role message" is on the wire
-    "apps-host-read-ui-resource": NO_CHECK_YET,  # a resources/read on the wire
-    "apps-host-capability-mime-types": NO_CHECK_YET,  # the host's capabilities, on the wire
+    # a host may have read the UI and cached it in an earlier session (apps-host-prefetch-ui-resources, MAY) or
+    # read it after the recording stopped: a tool call with no read of its UI in the trace is no evidence
+    "apps-host-read-ui-resource": OVER_TIME,
     "elicitation-no-sensitive-info": INTERNAL_STATE,  # what counts as sensitive is the server's knowledge
     # tasks (2025-11-25)
     "tasks-audit-monitor-suspicious": INTERNAL_STATE,
