@@ -119,3 +119,4 @@ def test_a_failing_cell_is_held_to_its_traces_together() -> None:
     missed = failing_cell([form_only, replace(url_only, offline="pass", reason="")])
     assert (missed.offline, missed.agrees) == ("pass", False)
     assert failing_cell([url_only]) == url_only
+    assert carried.other_traces == ("form.jsonl",)

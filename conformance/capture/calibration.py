@@ -57,6 +57,7 @@ class Pair:
     offline: str  # pass, fail, warn, not-observed, not-applicable, excluded, absent
     reason: str
     trace: str
+    other_traces: tuple[str, ...] = ()  # a failing cell's traces besides the one named, judged with it
 
     @property
     def expects_failure(self) -> bool:
@@ -186,7 +187,9 @@ def failing_cell(group: list[Pair]) -> Pair:
     chosen = next((p for p in group if p.offline in BROKEN), next((p for p in group if p.offline == "pass"), group[0]))
     if len(group) == 1:
         return chosen
-    return replace(chosen, reason=f"{chosen.reason} (the cell's {len(group)} traces together)".lstrip())
+    others = tuple(p.trace for p in group if p is not chosen)
+    reason = f"{chosen.reason} (the cell's {len(group)} traces together)".lstrip()
+    return replace(chosen, reason=reason, other_traces=others)
 
 
 def live_verdict(cell: dict[str, Any], transport: str | None, findings: Findings) -> str | None:
@@ -204,7 +207,8 @@ def summary(pairs: list[Pair]) -> str:
     disagreements = [p for p in judged if not p.agrees]
     by_live = Counter("gapped to a finding" if p.expects_failure else "passed live" for p in judged)
     lines = [
-        f"traces validated: {len({p.trace for p in pairs})}; cell and trace pairs: {len(pairs)}; "
+        f"traces validated: {len({t for p in pairs for t in (p.trace, *p.other_traces)})}; "
+        f"cell and trace pairs: {len(pairs)}; "
         f"judged both ways: {len(judged)} ({', '.join(f'{n} {k}' for k, n in sorted(by_live.items())) or 'none'}); "
         f"agreements: {len(judged) - len(disagreements)}; disagreements: {len(disagreements)}",
     ]
