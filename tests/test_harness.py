@@ -226,6 +226,18 @@ def test_undefined_members_are_named_apart_from_the_published_check() -> None:
     assert schema.undefined_members("2024-11-05", "InitializeResult", result) == []
 
 
+def test_a_capabilities_extensions_member_is_an_extension_point_at_every_revision() -> None:
+    """Extensions (MCP Apps among them) are negotiated in ``capabilities.extensions`` at any revision."""
+    apps = {"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}
+    params = {"protocolVersion": "2025-06-18", "capabilities": apps, "clientInfo": {"name": "x", "version": "1"}}
+    request = {"method": "initialize", "params": params}
+    assert schema.undefined_members("2025-06-18", "InitializeRequest", request) == []
+    params["capabilities"] = apps | {"extension": {}}
+    assert schema.undefined_members("2025-06-18", "InitializeRequest", request) == [
+        "InitializeRequest: params.capabilities.extension"
+    ]
+
+
 def test_undefined_members_inside_a_union_are_named_by_the_branch_they_fit() -> None:
     result = {"content": [{"type": "text", "text": "x", "title": "T"}], "isError": False}
     assert schema.violations("2024-11-05", "CallToolResult", result) == []

@@ -169,7 +169,11 @@ def _undefined_only(error: Any) -> list[Any] | None:
 def undefined_members(revision: str, definition: str, instance: Any) -> list[str]:
     """Each member of ``instance`` that ``revision``'s ``definition`` does not define (outside its
     extension points), named by its path: ``InitializeResult: serverInfo.title``. Nothing else is
-    reported; a breach of the published definition is ``violations``' business."""
+    reported; a breach of the published definition is ``violations``' business.
+
+    A capabilities object's ``extensions`` is an extension point at every revision: extensions are
+    negotiated through it (SEP-1724) whatever revision the session speaks, as MCP Apps does in its own
+    example at 2024-11-05, though only 2026-07-28's schema lists it."""
     found = []
     for error in _validator(revision, definition, True).iter_errors(instance):
         for closing in _undefined_only(error) or ():
@@ -181,6 +185,7 @@ def undefined_members(revision: str, definition: str, instance: Any) -> list[str
                     member not in listed
                     and not patterns
                     and not (base == "params" and member == "_meta" and _base_meta(revision))
+                    and not (member == "extensions" and base.rpartition(".")[2] == "capabilities")
                 ):
                     found.append(f"{definition}: {base + '.' if base else ''}{member}")
     return sorted(set(found))
