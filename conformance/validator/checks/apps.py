@@ -23,7 +23,7 @@ from typing import Any
 
 from conformance.validator.checks.content import _schema_problem, results_of
 from conformance.validator.judgement import Judgement, check
-from conformance.validator.session import CLIENT, ERROR, REQUEST, SERVER, Message, Session
+from conformance.validator.session import CLIENT, REQUEST, SERVER, Message, Session
 
 EXTENSION = "io.modelcontextprotocol/ui"
 APP_MIME_TYPE = "text/html;profile=mcp-app"
@@ -273,7 +273,8 @@ def ui_tool_input_schema(session: Session, judgement: Judgement, sides: frozense
 @check("apps-tool-resource-exists", not_applicable=_never_declared)
 def ui_tool_resources_read(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """Each UI resource a tool listed to a host names reads: every answer to a host's resources/read of it is
-    a result with contents. A named URI the trace holds no read of cannot be judged (said in the report)."""
+    a result with contents and no error. A named URI the trace holds no read of cannot be judged (said in the
+    report)."""
     reads: dict[str, list[Message]] = {}
     for _, uri, answers in host_ui_reads(session):
         reads.setdefault(uri, []).extend(answers)
@@ -288,8 +289,9 @@ def ui_tool_resources_read(session: Session, judgement: Judgement, sides: frozen
         for answer in answers:
             judgement.examine()
             contents = answer.result.get("contents") if isinstance(answer.result, dict) else None
-            if answer.kind == ERROR:
-                code = answer.frame.get("error", {}).get("code") if isinstance(answer.frame, dict) else None
+            error = answer.frame.get("error") if isinstance(answer.frame, dict) else None
+            if error is not None:  # an error response, or a result that also carries an error: no success
+                code = error.get("code") if isinstance(error, dict) else error
                 judgement.fail(answer.seq, f"resources/read of {uri!r}, which a tool names, was refused ({code!r})")
             elif not contents:
                 judgement.fail(answer.seq, f"resources/read of {uri!r}, which a tool names, returned no contents")
