@@ -65,6 +65,15 @@ class Exchange:
     headers: dict[str, str]
     body: bytes = b""
     events: list[dict[str, str]] = field(default_factory=list)
+    recorded: bool = False  # its messages were written to the trace as they arrived (``HttpPeer.exchange``)
+
+
+def _payloads(exchange: Exchange) -> list[str]:
+    """The message payloads of an exchange's answer: its SSE ``message`` events' data, then its body."""
+    payloads = [e["data"] for e in exchange.events if e.get("event", "message") == "message" and e["data"].strip()]
+    if exchange.body.strip():
+        payloads.append(exchange.body.decode("utf-8", "replace"))
+    return payloads
 
 
 def parse_sse(lines: Any) -> Any:
@@ -359,13 +368,24 @@ class HttpPeer(HttpTransport):
                     exchange.body = str(self.fault.value).encode()
         finally:
             self._done(response)
+        json_success = exchange.status < 300 and exchange.headers.get("content-type", "").startswith("application/json")
+        if exchange.events or json_success:
+            self._record_arrived(exchange)
         return exchange
+
+    def _record_arrived(self, exchange: Exchange) -> None:
+        """Write the messages an answer carried (its SSE events, or a success's JSON body) to the trace as they
+        arrived, whether or not the test reads them: a trace holds the whole session, so a response a test
+        never looks at still ends its request there. An error's body may be no JSON-RPC message (an OAuth
+        error object); it is written only if the test reads it as one (``frames_of``)."""
+        for payload in _payloads(exchange):
+            with contextlib.suppress(json.JSONDecodeError):
+                self.trace.message("server-to-client", json.loads(payload))
+        exchange.recorded = True
 
     def frames_of(self, exchange: Exchange) -> list[Any]:
         """The JSON-RPC frames an exchange carried (JSON body or SSE events), schema-checked like any."""
-        payloads = [e["data"] for e in exchange.events if e.get("event", "message") == "message" and e["data"].strip()]
-        if exchange.body.strip():
-            payloads.append(exchange.body.decode("utf-8", "replace"))
+        payloads = _payloads(exchange)
         if self.fault is not None:  # the same damage the session's own frames get (faults.py)
             payloads = [
                 line.decode("utf-8", "replace")
@@ -380,7 +400,8 @@ class HttpPeer(HttpTransport):
                 raise ProtocolViolation(
                     f"{exchange.method} answered with a body that is not JSON: {payload[:200]!r}"
                 ) from exc
-            self.trace.message("server-to-client", frame)
+            if not exchange.recorded:
+                self.trace.message("server-to-client", frame)
             self._check_theirs(frame)
             frames.extend(frame if isinstance(frame, list) else [frame])
         return frames
