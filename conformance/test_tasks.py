@@ -1064,7 +1064,8 @@ def run_as_receiver(
         if method in ASKING and "task" in params:
             task = HarnessTask(seen, needs_input)
             tasks[task.task_id] = task
-            server.send({"jsonrpc": "2.0", "id": seen["id"], "result": {"task": task.task()}})
+            # a new task starts working (tasks-initial-status-working); it asks for input from its first poll
+            server.send({"jsonrpc": "2.0", "id": seen["id"], "result": {"task": task.task() | {"status": "working"}}})
         elif method in ("tasks/get", "tasks/result", "tasks/cancel") and params.get("taskId") in tasks:
             task = tasks[params["taskId"]]
             if method == "tasks/get":
