@@ -166,7 +166,36 @@ def _undefined_only(error: Any) -> list[Any] | None:
     return None
 
 
+# The members an instance's revision leaves undefined follow from its shape alone: its keys, the JSON type of
+# each value, and the values that pick a union's branch. Messages of one shape (a long session's tool calls,
+# differing in ids, tokens and text) are judged once, not once each.
+DISCRIMINATORS = frozenset({"type", "method", "mode", "role", "resultType"})
+_undefined_by_shape: dict[tuple[str, str, Any], list[str]] = {}
+
+
+def _shape(value: Any, key: str | None = None) -> Any:
+    if isinstance(value, dict):
+        return ("{", tuple((k, _shape(v, k)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("[", tuple(_shape(v) for v in value))
+    if isinstance(value, str):
+        return ("=", value) if key in DISCRIMINATORS else "str"
+    return type(value).__name__
+
+
 def undefined_members(revision: str, definition: str, instance: Any) -> list[str]:
+    """Each member of ``instance`` that ``revision``'s ``definition`` does not define (outside its extension
+    points), named by its path (see ``_undefined_members``); remembered by the instance's shape."""
+    key = (revision, definition, _shape(instance))
+    found = _undefined_by_shape.get(key)
+    if found is None:
+        if len(_undefined_by_shape) >= VERDICTS_KEPT:
+            _undefined_by_shape.clear()
+        found = _undefined_by_shape[key] = _undefined_members(revision, definition, instance)
+    return list(found)
+
+
+def _undefined_members(revision: str, definition: str, instance: Any) -> list[str]:
     """Each member of ``instance`` that ``revision``'s ``definition`` does not define (outside its
     extension points), named by its path: ``InitializeResult: serverInfo.title``. Nothing else is
     reported; a breach of the published definition is ``violations``' business.
