@@ -99,7 +99,14 @@ def test_two_sessions_in_one_trace_are_judged_each_on_its_own(path: Any) -> None
     both = judge([Trace("two", twice(events_of(path)))], strict=True)
     assert [t["source"] for t in both["traces"]] == ["two#1", "two#2"]
     assert both["verdict"] == alone["verdict"] == "pass"
-    assert [t["totals"] for t in both["traces"]] == [alone["traces"][0]["totals"]] * 2
+    assert both["traces"][1]["totals"] == alone["traces"][0]["totals"]
+    # what follows a session is no part of it, except for the one check about what a 404 led to: a session
+    # whose last request was answered 404, followed by a fresh initialize, shows the client opening anew
+    led_to = "streamable-http-client-reinitialize-on-404"
+    first, only = (
+        {r["id"]: r for r in t["requirements"] if r["id"] != led_to} for t in (both["traces"][0], alone["traces"][0])
+    )
+    assert first == only
 
 
 def test_an_initialize_posted_within_its_session_stays_in_it() -> None:

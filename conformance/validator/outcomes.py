@@ -106,10 +106,16 @@ def _requirement_outcome(row: dict, session: Session, judgements: dict[str, Any]
 
 
 def judge_session(
-    source: str, events: list[Event], fallback: str | None, asked_for: str | None, strict: bool, side: str | None
+    source: str,
+    events: list[Event],
+    fallback: str | None,
+    asked_for: str | None,
+    strict: bool,
+    side: str | None,
+    following: list[Event] | None = None,
 ) -> dict[str, Any]:
     """The report of one session; ``fallback`` is the revision of the whole trace, for a session (a refused
-    probe) that names none of its own."""
+    probe) that names none of its own; ``following``: the trace's events after the session."""
     inference = infer(events, registry.revisions(), asked_for)
     if inference.revision is None and fallback is not None:
         inference = Inference(fallback, "the trace's other sessions (this one names no revision)", inference.notes)
@@ -125,7 +131,7 @@ def judge_session(
     }
     if inference.revision is None:
         return report
-    session = Session(events, inference.revision)
+    session = Session(events, inference.revision, following or [])
     catalogue = registry.rows()  # built afresh by each call: once a session, not once a requirement
     rows = [row for row in catalogue.values() if inference.revision in row["revisions"]]
     judgements = {}
@@ -157,8 +163,10 @@ def judge_trace(trace: Trace, asked_for: str | None, strict: bool, side: str | N
     if len(sessions) == 1:
         return [judge_session(trace.source, trace.events, whole, asked_for, strict, side)]
     reports = []
+    ends = [len(events) for events in sessions]
     for number, events in enumerate(sessions, 1):
-        report = judge_session(f"{trace.source}#{number}", events, whole, asked_for, strict, side)
+        following = trace.events[sum(ends[:number]) :]
+        report = judge_session(f"{trace.source}#{number}", events, whole, asked_for, strict, side, following)
         report["notes"].insert(
             0, f"session {number} of {len(sessions)} in the trace: seq {events[0]['seq']} to {events[-1]['seq']}"
         )

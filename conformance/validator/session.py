@@ -105,6 +105,8 @@ class Session:
 
     events: list[Event]
     revision: str
+    # the trace's events after this session (the sessions after it), for what the session's end led to
+    following: list[Event] = field(default_factory=list)
     messages: list[Message] = field(init=False)  # the session's, from its initialize request on (up to 2025-11-25)
     before_session: list[Message] = field(init=False)  # what came before that initialize: a probe, or a violation
     all_messages: list[Message] = field(init=False)

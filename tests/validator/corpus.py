@@ -349,7 +349,7 @@ def _break_schema(events: list[Event], check: Check) -> None:
     session = Session(events, revision)
     definition, side = check.name.split(":")[1:]
     message = next(messages_of(session, definition, side))
-    frame = next(e["payload"] for e in events if e["seq"] == message.seq and isinstance(e["payload"], dict))
+    frame = message.frame  # the event's payload itself, or the member of its batch
     assert definition_of(session, message) == definition
     if "result" in frame:
         frame["result"]["_meta"] = "not an object"
@@ -1538,11 +1538,15 @@ BREAKS: dict[str, tuple[str, Break]] = {
 
 
 def examined_in(conforming: dict[str, list[Event]]) -> dict[str, str]:
-    """check name -> the smallest conforming trace in which it examines a subject."""
+    """check name -> the smallest conforming trace in which it examines a subject (the sessions of
+    conforming_sessions.py last: they are there for the checks no other trace gives a passing subject, and
+    a violation keeps its base when one is added)."""
     from conformance.validator.outcomes import Trace, judge
+    from tests.validator.conforming_sessions import BUILDERS
 
     found: dict[str, str] = {}
-    for name, events in sorted(conforming.items(), key=lambda item: (len(render(item[1])), item[0])):
+    order = sorted(conforming.items(), key=lambda item: (item[0] in BUILDERS, len(render(item[1])), item[0]))
+    for name, events in order:
         for requirement in judge([Trace(name, events)])["traces"][0]["requirements"]:
             if requirement["subjects"]:
                 found.setdefault(requirement["check"], name)
@@ -1594,8 +1598,16 @@ def render(events: list[Event]) -> str:
     return "".join(json.dumps(event, ensure_ascii=False) + "\n" for event in events)
 
 
+def generated_conforming() -> dict[str, Callable[[], list[Event]]]:
+    """Every conforming trace written here: GENERATED_CONFORMING and the sessions of conforming_sessions.py
+    (a refusal, a retry or a rare path done right, for each check to pass a subject)."""
+    from tests.validator.conforming_sessions import BUILDERS
+
+    return {**GENERATED_CONFORMING, **BUILDERS}
+
+
 def write() -> None:
-    for name, build in GENERATED_CONFORMING.items():
+    for name, build in generated_conforming().items():
         (CONFORMING / name).write_text(render(build()), encoding="utf-8")
     VIOLATIONS.mkdir(parents=True, exist_ok=True)
     expected = {name: render(events) for name, events in violations().items()}

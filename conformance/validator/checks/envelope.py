@@ -158,8 +158,13 @@ def _first_answer_code(session: Session, request: Message) -> tuple[bool, Any]:
 
 @check("meta-missing-required-field-invalid-params")
 def missing_meta_refused(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """(2026-07-28) A client request lacking a required _meta field is answered with error -32602."""
+    """(2026-07-28) A client request lacking a required _meta field is answered with error -32602. An
+    initialize (a legacy client's, which knows no per-request _meta) is not judged here: a server speaking
+    2026-07-28 alone may refuse it with whatever error, so long as it lists its versions
+    (versioning-modern-only-initialize-error)."""
     for request in session.sent_by(CLIENT, REQUEST):
+        if request.method == "initialize":
+            continue
         if all(k in request.meta for k in (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES)):
             continue
         answered, code = _first_answer_code(session, request)

@@ -293,9 +293,14 @@ def missing_param_header_refused(session: Session, judgement: Judgement, sides: 
 @check("streamable-http-no-param-header-expected-when-absent")
 def absent_param_header_not_demanded(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """(2026-07-28) A tools/call POST that leaves an annotated argument out (or null) and sends no header for
-    it is not refused with HeaderMismatch for that."""
-    for post, header_name, value, sent in _mirrored(session):
-        if (value is not ABSENT and value is not None) or sent is not None:
+    it is not refused with HeaderMismatch for that. A POST with a header missing for an argument it carries,
+    or one differing from the body, earns its HeaderMismatch by that, and is not judged here."""
+    mirrored = list(_mirrored(session))
+    deserved = set(_header_body_mismatches(session)) | {
+        post["seq"] for post, _, value, sent in mirrored if value is not ABSENT and value is not None and sent is None
+    }
+    for post, header_name, value, sent in mirrored:
+        if (value is not ABSENT and value is not None) or sent is not None or post["seq"] in deserved:
             continue
         body = session.body_of.get(post["seq"])
         answers = session.answers_to(body) if body is not None else []

@@ -428,20 +428,38 @@ def missing_session_id_answered_400(session: Session, judgement: Judgement, side
 @check("streamable-http-client-reinitialize-on-404", not_applicable=_on_streamable_http)
 def no_request_on_a_session_gone(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """After a 404 to a request carrying a session id, the client's next POST opens a new session: an
-    initialize without a session id. That initialize begins another session of the trace, so within the
-    session the check sees only a next POST that is something else (it fails); a client that never POSTs
-    again leaves nothing to judge (the trace may end first). A DELETE of the old session is no message."""
+    initialize without a session id. That initialize begins another session of the trace (``following``);
+    a next POST within the session is something else (it fails); a client that never POSTs again leaves
+    nothing to judge (the trace may end first). A DELETE of the old session is no message."""
     for request, response in exchanges(session):
         gone = header(request, SESSION_ID_HEADER)
         if response["status"] != 404 or gone is None:
             continue
         later = next((e for e in session.http_requests() if e["seq"] > response["seq"] and e["method"] == "POST"), None)
         if later is None:
+            if _opens_afresh(session.following):
+                judgement.examine()
             continue
         judgement.examine()
         body = session.body_of.get(later["seq"])
         if header(later, SESSION_ID_HEADER) is not None or (body is not None and body.method != "initialize"):
             judgement.fail(later["seq"], f"after the 404 at seq {response['seq']} the client POSTs no fresh initialize")
+
+
+def _opens_afresh(following: list[Event]) -> bool:
+    """Whether the events after a session open the next one with the client's initialize POSTed without a
+    session id (the only way an HTTP session is followed by another of the same transport)."""
+    post = next((e for e in following if e["kind"] == "http" and e["direction"] == "client-to-server"), None)
+    message = next((e for e in following if e["kind"] == "message"), None)
+    payload = message["payload"] if message is not None else None
+    return (
+        post is not None
+        and post["method"] == "POST"
+        and header(post, SESSION_ID_HEADER) is None
+        and isinstance(payload, dict)
+        and message["direction"] == "client-to-server"
+        and payload.get("method") == "initialize"
+    )
 
 
 @check("streamable-http-post-body-batch", not_applicable=_on_streamable_http)

@@ -230,6 +230,8 @@ def task_list_cursors_unchanged(session: Session, judgement: Judgement, sides: f
             if request is not None and request.method == "tasks/list":
                 issued[message.sender].add(message.result["nextCursor"])
         elif message.kind == REQUEST and message.method == "tasks/list" and "cursor" in message.params:
+            if message.sender not in sides:
+                continue  # judged for the requestor's side only (--side)
             judgement.examine()
             if message.params["cursor"] not in issued[other(message.sender)]:
                 judgement.fail(message.seq, f"tasks/list cursor {message.params['cursor']!r} was never issued")
