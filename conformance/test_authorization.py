@@ -45,7 +45,15 @@ from conformance.harness.peer import precondition
 from conformance.harness.protected_resource import ProtectedResource, ResourceMisbehaviour
 from conformance.harness.trace import Trace
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import CLIENT_RUN_SECONDS, ClientRun, ConfiguredServer, active_fault, run_client_process
+from conformance.run.plugin import (
+    CLIENT_RUN_SECONDS,
+    TRACE_KEY,
+    ClientRun,
+    ConfiguredServer,
+    active_fault,
+    run_client_process,
+    trace_goes,
+)
 
 # -- server side ---------------------------------------------------------------------------------------------
 #
@@ -121,18 +129,23 @@ def opening_attempt(peer: HttpPeer, url: str, token: str | None, *, in_query: bo
 def protected(
     configured_server: ConfiguredServer,
     authorization_server: AuthorizationServer,
+    authorization_trace: Trace,
     revision: str,
-    tmp_path: Path,
     request: pytest.FixtureRequest,
 ) -> Iterator[Protected]:
-    """The target's server in its ``oauth`` configuration (fixture-missing where its profile has none)."""
+    """The target's server in its ``oauth`` configuration (fixture-missing where its profile has none). Its
+    session trace, beside the authorization trace, is the test's (what the offline validator judges), kept only
+    if the test fails."""
     configured = configured_server("oauth")
-    trace = Trace(tmp_path / "protected.jsonl", "streamable-http")
+    trace = Trace(authorization_trace.path.with_suffix("").with_suffix(".jsonl"), "streamable-http")
+    request.node.stash[TRACE_KEY] = trace.path
     peer = HttpPeer(configured.url, trace, revision, fault=active_fault(request))
     try:
         yield Protected(configured.url, configured.values.get("scopes", "").split(), authorization_server, peer)
     finally:
         peer.close()
+        if trace_goes(request):
+            trace.path.unlink(missing_ok=True)
 
 
 def accepting(server: Protected) -> Protected:

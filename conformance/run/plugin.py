@@ -349,8 +349,10 @@ def worker_authorization_server() -> Iterator[AuthorizationServer]:
 @pytest.fixture
 def authorization_trace(request: pytest.FixtureRequest) -> Iterator[Trace]:
     """The trace of the test's exchanges with the harness's authorization server and protected resource (beside
-    its session trace), kept only if the test fails."""
+    its session trace), kept only if the test fails; the test's trace in its report where it has no session
+    trace (a client's OAuth flow: the offline validator judges it too)."""
     trace = Trace(_trace_path(request).with_suffix(".authorization.jsonl"), "streamable-http")
+    request.node.stash.setdefault(TRACE_KEY, trace.path)
     yield trace
     trace.close()
     if trace_goes(request):

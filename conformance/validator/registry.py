@@ -21,6 +21,7 @@ from typing import Any
 from conformance import PROJECT_ROOT
 from conformance.validator.checks import (
     apps,
+    authorization,
     caching,
     cancellation,
     capabilities,
@@ -51,6 +52,7 @@ from conformance.validator.judgement import CHECKS, Check
 CATALOGUE = PROJECT_ROOT / "conformance" / "requirements.json"
 CHECK_MODULES = (
     apps,
+    authorization,
     caching,
     cancellation,
     capabilities,
@@ -79,7 +81,17 @@ CHECK_MODULES = (
 PERMISSION = "a permission (MAY): nothing on the wire can break it"
 USER_INTERFACE = "a user-interface obligation: what a person is shown, asked or allowed to do"
 INTERNAL_STATE = "needs the implementation's internal state: what it stores, checks, trusts, logs or decides"
-AUTHORIZATION = "authorization server and OAuth flow: not in an MCP session's messages (credentials are never recorded)"
+AUTHORIZATION_SERVER = "binds the authorization server: its endpoints are not the MCP server's session"
+OAUTH_EXCHANGE = (
+    "the client's exchange with the authorization server (its metadata, registration, authorization and token "
+    "requests): not the MCP server's traffic, and a trace holds no request body"
+)
+CREDENTIAL = "a credential's value or origin: credentials (the Authorization header, tokens) are never recorded"
+METADATA_DOCUMENT = "what a metadata document says: a trace records its fetch, not the document as the answer to it"
+OTHER_SPECIFICATION = (
+    "another specification as a whole (OAuth 2.1, the Client ID Metadata Document draft): the parts of it a trace "
+    "shows are rows of their own"
+)
 DOCUMENTATION = "about the implementation's design, documentation or configuration, not one session"
 NOT_ON_THE_WIRE = "not visible in a trace: framing bytes, SSE event fields, process handling, timing"
 NO_CHECK_YET = "no trace check yet: the validator's to-do list"
@@ -106,7 +118,11 @@ APPS_HOST_AND_VIEW = (
 
 EXCLUSION_REASONS = (
     PERMISSION,
-    AUTHORIZATION,
+    AUTHORIZATION_SERVER,
+    OAUTH_EXCHANGE,
+    CREDENTIAL,
+    METADATA_DOCUMENT,
+    OTHER_SPECIFICATION,
     APPS_HOST_AND_VIEW,
     USER_INTERFACE,
     DOCUMENTATION,
@@ -132,7 +148,6 @@ def _words(pattern: str) -> Callable[[dict], bool]:
 # (reason, test): the first rule a row meets places it.
 EXCLUSION_RULES: tuple[tuple[str, Callable[[dict], bool]], ...] = (
     (PERMISSION, lambda row: row["level"] == "MAY"),
-    (AUTHORIZATION, lambda row: row["area"] == "authorization"),
     (APPS_HOST_AND_VIEW, lambda row: row["id"].startswith(("apps-host-", "apps-view-"))),
     (
         USER_INTERFACE,
@@ -372,6 +387,154 @@ TRANSPORT_AND_FEATURE_ROWS: dict[str, str] = {
     "versioning-extension-unsupported-fallback": INTERNAL_STATE,  # which extensions each side supports
 }
 EXCLUDED_BY_ID.update(TRANSPORT_AND_FEATURE_ROWS)
+
+
+# The authorization rows no check judges (checks/authorization.py judges the MCP endpoint's 401 and 403
+# challenges and the client's request URIs), each read against its clause.
+AUTHORIZATION_ROWS: dict[str, str] = {
+    # the authorization server's own obligations (at 2025-03-26, the MCP server acting as one)
+    "authorization-as-oauth21": AUTHORIZATION_SERVER,
+    "authorization-as-dynamic-registration": AUTHORIZATION_SERVER,
+    "authorization-server-as-metadata": AUTHORIZATION_SERVER,
+    "authorization-server-fallback-default-endpoints": AUTHORIZATION_SERVER,
+    "authorization-as-rfc8414-metadata": AUTHORIZATION_SERVER,
+    "authorization-as-discovery-mechanism": AUTHORIZATION_SERVER,
+    "authorization-server-grant-types-fit-audience": AUTHORIZATION_SERVER,
+    "authorization-server-metadata-at-base-url": AUTHORIZATION_SERVER,
+    "authorization-as-cimd": AUTHORIZATION_SERVER,
+    "authorization-as-cimd-fetch": AUTHORIZATION_SERVER,
+    "authorization-as-cimd-client-id-match": AUTHORIZATION_SERVER,
+    "authorization-as-cimd-cache": AUTHORIZATION_SERVER,
+    "authorization-as-cimd-redirect-uri-check": AUTHORIZATION_SERVER,
+    "authorization-as-cimd-document-valid": AUTHORIZATION_SERVER,
+    "authorization-as-cimd-security-section": AUTHORIZATION_SERVER,
+    "authorization-as-cimd-consider-security": AUTHORIZATION_SERVER,
+    "authorization-as-cimd-ssrf": AUTHORIZATION_SERVER,
+    "authorization-as-accept-own-resource-tokens": AUTHORIZATION_SERVER,
+    "authorization-as-token-rotation": AUTHORIZATION_SERVER,
+    "authorization-as-short-lived-tokens": AUTHORIZATION_SERVER,
+    "authorization-as-refresh-token-rotation": AUTHORIZATION_SERVER,
+    "authorization-as-endpoints-https": AUTHORIZATION_SERVER,
+    "authorization-as-redirect-uri-localhost-or-https": AUTHORIZATION_SERVER,
+    "authorization-as-oidc-code-challenge-methods": AUTHORIZATION_SERVER,
+    "authorization-server-validate-redirect-uri": AUTHORIZATION_SERVER,
+    "authorization-as-exact-redirect-uri": AUTHORIZATION_SERVER,
+    "authorization-as-untrusted-redirect-precautions": AUTHORIZATION_SERVER,
+    "authorization-as-auto-redirect-trusted-only": AUTHORIZATION_SERVER,
+    "authorization-as-localhost-redirect-warning": AUTHORIZATION_SERVER,
+    "authorization-as-display-redirect-hostname": AUTHORIZATION_SERVER,
+    "authorization-as-iss-in-authorization-responses": AUTHORIZATION_SERVER,
+    "authorization-as-advertises-iss-support": AUTHORIZATION_SERVER,
+    # the client's OAuth flow with the authorization server
+    "authorization-client-dynamic-registration": OAUTH_EXCHANGE,
+    "authorization-client-as-metadata": OAUTH_EXCHANGE,
+    "authorization-client-as-discovery-both": OAUTH_EXCHANGE,
+    "authorization-client-fallback-default-endpoints": OAUTH_EXCHANGE,  # which request is its token request
+    "authorization-client-protected-resource-metadata": OAUTH_EXCHANGE,  # where the document sent it next
+    "authorization-client-challenge-scope-authoritative": OAUTH_EXCHANGE,  # the scope it asks for
+    "authorization-client-as-metadata-order-with-path": OAUTH_EXCHANGE,
+    "authorization-client-as-metadata-order-no-path": OAUTH_EXCHANGE,
+    "authorization-client-registration-priority": OAUTH_EXCHANGE,
+    "authorization-client-cimd": OAUTH_EXCHANGE,
+    "authorization-client-cimd-client-id-url": OAUTH_EXCHANGE,
+    "authorization-client-cimd-check-support": OAUTH_EXCHANGE,
+    "authorization-client-initial-scope-from-challenge": OAUTH_EXCHANGE,
+    "authorization-client-initial-scope-fallback": OAUTH_EXCHANGE,
+    "authorization-client-resource-parameter": OAUTH_EXCHANGE,
+    "authorization-client-resource-identifies-server": OAUTH_EXCHANGE,
+    "authorization-client-resource-canonical-uri": OAUTH_EXCHANGE,
+    "authorization-client-resource-most-specific": OAUTH_EXCHANGE,
+    "authorization-client-resource-regardless-of-as-support": OAUTH_EXCHANGE,
+    # written in the resource parameter (the client) and in the metadata document (the server)
+    "authorization-canonical-uri-no-trailing-slash": OAUTH_EXCHANGE,
+    "authorization-client-step-up-on-scope-error": OAUTH_EXCHANGE,
+    "authorization-client-user-step-up": OAUTH_EXCHANGE,
+    "authorization-client-redirect-uri-localhost-or-https": OAUTH_EXCHANGE,
+    "authorization-client-pkce": OAUTH_EXCHANGE,
+    "authorization-client-pkce-s256": OAUTH_EXCHANGE,
+    "authorization-client-verify-pkce-support": OAUTH_EXCHANGE,
+    "authorization-client-registered-redirect-uris": OAUTH_EXCHANGE,
+    "authorization-client-state-parameter": OAUTH_EXCHANGE,
+    "authorization-client-has-client-id-before-flow": OAUTH_EXCHANGE,
+    "authorization-client-reauthorization-keeps-granted-scopes": OAUTH_EXCHANGE,
+    "authorization-client-iss-matches-recorded-issuer": OAUTH_EXCHANGE,
+    "authorization-client-iss-required-when-advertised": OAUTH_EXCHANGE,
+    "authorization-client-iss-absent-unadvertised-proceeds": OAUTH_EXCHANGE,
+    "authorization-client-refresh-token-grant-type": OAUTH_EXCHANGE,
+    "authorization-client-as-metadata-issuer-must-match": OAUTH_EXCHANGE,
+    "authorization-client-dcr-sets-application-type": OAUTH_EXCHANGE,
+    "authorization-client-dcr-native-application-type": OAUTH_EXCHANGE,
+    "authorization-client-dcr-web-application-type": OAUTH_EXCHANGE,
+    "authorization-client-dcr-handles-redirect-uri-rejection": OAUTH_EXCHANGE,
+    "authorization-client-reregisters-on-as-change": OAUTH_EXCHANGE,
+    # a token's presence, value, issuer, audience or expiry
+    "authorization-stdio-environment-credentials": CREDENTIAL,
+    "authorization-stdio-env-credentials": CREDENTIAL,
+    "authorization-client-bearer-header": CREDENTIAL,
+    "authorization-client-token-every-request": CREDENTIAL,
+    "authorization-server-validate-token": CREDENTIAL,
+    "authorization-server-validate-audience": CREDENTIAL,
+    "authorization-server-401-invalid-token": CREDENTIAL,
+    "authorization-client-only-as-issued-tokens": CREDENTIAL,
+    "authorization-server-401-authorization-required": CREDENTIAL,  # whether the request carried a token
+    "authorization-server-enforce-token-expiry": CREDENTIAL,
+    "authorization-client-refresh-token-confidential": CREDENTIAL,
+    "authorization-client-no-credential-reuse-across-as": CREDENTIAL,
+    # the protected resource metadata document's contents
+    "authorization-server-protected-resource-metadata": METADATA_DOCUMENT,
+    "authorization-server-prm-authorization-servers": METADATA_DOCUMENT,
+    # umbrella rows over other specifications
+    "authorization-client-oauth21": OTHER_SPECIFICATION,
+    "authorization-client-cimd-follow-draft": OTHER_SPECIFICATION,
+    "authorization-token-use-oauth21-section5": OTHER_SPECIFICATION,
+    "authorization-oauth21-security-practices": OTHER_SPECIFICATION,
+    "authorization-communication-security": OTHER_SPECIFICATION,
+    "authorization-http-transport-conform": RESTATES_OTHER_ROWS,  # the authorization rows, each its own
+    "authorization-client-base-url-strip-path": RESTATES_OTHER_ROWS,  # authorization-client-metadata-at-base-url
+    "authorization-other-transport-best-practice": CUSTOM_TRANSPORT,
+    # the client's document, served elsewhere than the MCP session
+    "authorization-client-cimd-https-hosting": OUTSIDE_THE_SESSION,
+    "authorization-client-cimd-required-properties": OUTSIDE_THE_SESSION,
+    "authorization-client-cimd-client-id-matches-url": OUTSIDE_THE_SESSION,
+    "authorization-server-no-token-passthrough": OUTSIDE_THE_SESSION,  # the server's calls to upstream APIs
+    "authorization-client-static-credentials": DOCUMENTATION,  # a configuration it offers
+    "authorization-server-third-party-token-chaining": DOCUMENTATION,  # an assessment of risks
+    "authorization-server-proxy-consent-per-client": USER_INTERFACE,
+    "authorization-client-dcr-rejection-reported": USER_INTERFACE,
+    "authorization-server-consistent-scope-sets": JUDGEMENT,
+    "authorization-server-consistent-scope-inclusion": JUDGEMENT,
+    "authorization-server-scope-ux-impact": JUDGEMENT,
+    "authorization-client-step-up-retry-limit": OVER_TIME,
+    # what it stores, compares, needs or decides
+    "authorization-client-parse-www-authenticate": INTERNAL_STATE,  # how it reads a challenge
+    "authorization-client-no-scope-set-assumption": INTERNAL_STATE,
+    "authorization-client-least-privilege-scopes": INTERNAL_STATE,  # what its operations need
+    "authorization-accept-uppercase-scheme-host": INTERNAL_STATE,  # how it compares URIs
+    "authorization-server-400-malformed-request": INTERNAL_STATE,  # which requests it takes as malformed
+    "authorization-server-insufficient-scope-required-scopes": INTERNAL_STATE,  # which scopes would do
+    "authorization-server-all-required-scopes-in-one-challenge": INTERNAL_STATE,  # which scopes an operation needs
+    "authorization-server-honours-scope-hierarchy": INTERNAL_STATE,
+    "authorization-client-step-up-track-attempts": INTERNAL_STATE,
+    "authorization-client-secure-token-storage": INTERNAL_STATE,
+    "authorization-server-secure-token-storage": INTERNAL_STATE,
+    "authorization-server-validate-before-processing": INTERNAL_STATE,
+    "authorization-server-no-data-to-unauthorized": INTERNAL_STATE,  # who is authorized for what
+    "authorization-server-third-party-token-mapping": INTERNAL_STATE,
+    "authorization-server-third-party-token-status": INTERNAL_STATE,
+    "authorization-server-third-party-token-lifecycle": INTERNAL_STATE,
+    "authorization-server-third-party-token-expiry": INTERNAL_STATE,
+    "authorization-server-third-party-credential-storage": INTERNAL_STATE,
+    "authorization-server-third-party-session-timeout": INTERNAL_STATE,
+    "authorization-server-third-party-error-handling": INTERNAL_STATE,
+    "authorization-client-records-expected-issuer": INTERNAL_STATE,
+    "authorization-client-iss-compared-unnormalized": INTERNAL_STATE,
+    "authorization-client-iss-mismatch-error-ignored": INTERNAL_STATE,
+    "authorization-client-refresh-token-not-assumed": INTERNAL_STATE,
+    "authorization-client-per-as-registration-state": INTERNAL_STATE,
+    "authorization-client-credentials-keyed-by-issuer": INTERNAL_STATE,
+    "authorization-client-preregistered-as-mismatch-error": INTERNAL_STATE,
+}
+EXCLUDED_BY_ID.update(AUTHORIZATION_ROWS)
 
 
 @dataclass(frozen=True)

@@ -1557,9 +1557,10 @@ def base_of(check: Check, examined: dict[str, str]) -> tuple[str, Break]:
     """The conforming trace a check's violation starts from, and how it is broken (a schema check: the
     first conforming trace in which it examines a message)."""
     from tests.validator.apps_breaks import APPS_BREAKS
+    from tests.validator.authorization_breaks import AUTHORIZATION_BREAKS
     from tests.validator.feature_breaks import FEATURE_BREAKS
 
-    breaks = {**BREAKS, **FEATURE_BREAKS, **APPS_BREAKS}
+    breaks = {**BREAKS, **FEATURE_BREAKS, **APPS_BREAKS, **AUTHORIZATION_BREAKS}
     if check.name in breaks:
         return breaks[check.name]
     if check.name not in examined:

@@ -8,6 +8,7 @@ request of its HTTP method still unanswered at that point (concurrent requests l
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 from conformance.validator.judgement import Judgement, check
@@ -26,6 +27,7 @@ from conformance.validator.session import (
 )
 
 STREAMABLE_HTTP = "streamable-http"
+ENDPOINT_PATHS = "http-endpoint-paths"  # Session.memo's key
 EVENT_STREAM, JSON = "text/event-stream", "application/json"
 
 
@@ -35,23 +37,63 @@ def _on_streamable_http(session: Session) -> str | None:
     return "the trace has no Streamable HTTP exchange"
 
 
+def path_of(event: Event) -> str | None:
+    """The event's path without its query (None where the recorder wrote no path)."""
+    path = event.get("path")
+    return path.split("?", 1)[0].split("#", 1)[0] if isinstance(path, str) else None
+
+
+def _carries_json_rpc(text: object) -> bool:
+    try:
+        parsed = json.loads(text) if isinstance(text, str) and text else None
+    except ValueError:
+        return False
+    items = parsed if isinstance(parsed, list) else [parsed]
+    return any(isinstance(item, dict) and item.get("jsonrpc") == "2.0" for item in items)
+
+
+def endpoint_paths(session: Session) -> set[str]:
+    """The paths JSON-RPC messages were POSTed to (a paired body, or a recorder's ``body`` member holding one):
+    the MCP endpoint."""
+    if ENDPOINT_PATHS not in session.memo:
+        session.memo[ENDPOINT_PATHS] = {
+            path
+            for event in session.http_requests()
+            if (path := path_of(event)) is not None
+            and event["method"] == "POST"
+            and (event["seq"] in session.body_of or _carries_json_rpc(event.get("body")))
+        }
+    return session.memo[ENDPOINT_PATHS]
+
+
+def at_endpoint(session: Session, event: Event) -> bool:
+    """Whether an http event is the MCP endpoint's: its path is one of ``endpoint_paths``, or it has none (a
+    recorder that writes no path records the MCP endpoint only). The well-known metadata documents and an
+    authorization server's endpoints on the same origin are not."""
+    path = path_of(event)
+    return path is None or path in endpoint_paths(session)
+
+
 def _requests(session: Session, method: str | None = None) -> Iterator[Event]:
     for event in session.http_requests():
-        if event["transport"] == STREAMABLE_HTTP and (method is None or event["method"] == method):
+        wanted = method is None or event["method"] == method
+        if event["transport"] == STREAMABLE_HTTP and wanted and at_endpoint(session, event):
             yield event
 
 
-def exchanges(session: Session) -> list[tuple[Event, Event]]:
-    """(request event, response event) pairs whose pairing is certain."""
-    pending: dict[str, list[Event]] = {}
+def exchanges(session: Session, anywhere: bool = False) -> list[tuple[Event, Event]]:
+    """(request event, response event) pairs whose pairing is certain: the MCP endpoint's (``anywhere``: of every
+    path, each path's apart)."""
+    pending: dict[tuple[str, str | None], list[Event]] = {}
     pairs = []
     for event in session.http:
-        if event["transport"] != STREAMABLE_HTTP:
+        if event["transport"] != STREAMABLE_HTTP or not (anywhere or at_endpoint(session, event)):
             continue
+        key = (event["method"], path_of(event))
         if event["direction"] == "client-to-server":
-            pending.setdefault(event["method"], []).append(event)
+            pending.setdefault(key, []).append(event)
             continue
-        waiting = pending.get(event["method"], [])
+        waiting = pending.get(key, [])
         if len(waiting) == 1:
             pairs.append((waiting.pop(), event))
         elif waiting:
@@ -107,7 +149,7 @@ def client_sends_session_id(session: Session, judgement: Judgement, sides: froze
     initialize, which opens another session, aside)."""
     assigned: str | None = None
     for event in session.http:
-        if event["transport"] != STREAMABLE_HTTP:
+        if event["transport"] != STREAMABLE_HTTP or not at_endpoint(session, event):
             continue
         if event["direction"] == "server-to-client":
             assigned = header(event, SESSION_ID_HEADER) or assigned
