@@ -56,6 +56,15 @@ def _declared(session: Session, request: Message | None) -> bool:
     return apps_settings(session.client_capabilities_for(request)) is not None
 
 
+def _without_apps(session: Session, request: Message | None, mime_type: bool = False) -> bool:
+    """The trace shows the client's capabilities for ``request`` and they do not declare the extension (with
+    ``mime_type``: with the app MIME type). A trace that holds no initialize (a capture begun mid-session) does
+    not say what the client declared: neither a host nor a client without Apps."""
+    if session.client_capabilities_for(request) is None:
+        return False
+    return not (_renders_apps(session, request) if mime_type else _declared(session, request))
+
+
 def _renders_apps(session: Session, request: Message | None) -> bool:
     """The client declared the extension for ``request`` with the app MIME type among its ``mimeTypes``: a
     host the server's UI (always of that type) is for."""
@@ -305,7 +314,8 @@ def _ui_tool_calls(session: Session, by_host: bool) -> Iterator[tuple[Message, l
     tools = surface(session).ui_tools
     for request in session.sent_by(CLIENT, REQUEST):
         called = request.params.get("name") if request.method == "tools/call" else None
-        if isinstance(called, str) and called in tools and _declared(session, request) == by_host:
+        of_the_kind = _declared(session, request) if by_host else _without_apps(session, request)
+        if isinstance(called, str) and called in tools and of_the_kind:
             yield request, session.answers_to(request)
 
 
@@ -342,7 +352,7 @@ def ui_links_only_for_hosts(session: Session, judgement: Judgement, sides: froze
     if not surface(session).ui_tools:
         return  # no UI-linked tool anywhere: a listing without one says nothing of what the server hides
     for response, request, tools in _listings(session, "tools/list", "tools"):
-        if _renders_apps(session, request):
+        if not _without_apps(session, request, mime_type=True):
             continue
         judgement.examine()
         linked = [str(tool.get("name")) for tool in tools if is_ui_linked(tool)]
@@ -508,7 +518,7 @@ def ui_resource_html5(session: Session, judgement: Judgement, sides: frozenset[s
             judgement.fail(answer.seq, f"UI resource {item.get('uri')!r} is no HTML5 document: {problem}")
 
 
-def _origin_problem(entry: Any) -> str | None:
+def origin_problem(entry: Any) -> str | None:
     if not isinstance(entry, str):
         return f"{entry!r} is not a string"
     origin = ORIGIN.fullmatch(entry)
@@ -534,7 +544,7 @@ def ui_meta_problems(ui: Any) -> list[str]:
         elif not isinstance(value, list):
             problems.append(f"csp.{key} is {value!r:.60}, not an array of origins")
         else:
-            problems += [f"csp.{key}: {p}" for p in map(_origin_problem, value) if p]
+            problems += [f"csp.{key}: {p}" for p in map(origin_problem, value) if p]
     if not isinstance(csp, dict):
         problems.append(f"csp is {csp!r:.60}, not an object")
     permissions = ui.get("permissions", {})
