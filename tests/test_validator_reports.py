@@ -151,3 +151,16 @@ def test_the_command_runs_as_a_module() -> None:
         timeout=120,
     )
     assert result.returncode == 1 and json.loads(result.stdout)["verdict"] == "fail"
+
+
+def test_acts_marked_deliberate_are_noted_and_still_judged(capsys: pytest.CaptureFixture[str]) -> None:
+    """The server's provocations in this session are marked deliberate: judged for both sides, the report
+    says so and how to judge the client alone, and still fails them (a trace cannot excuse itself)."""
+    provoked = corpus.CONFORMING / "client-refusals-2025-11-25-stdio.jsonl"
+    note = "the recorder marks acts of the server as deliberate (seq 4, 7, 10, 13, 16): --side client judges"
+    code, out, _ = validate(str(provoked), capsys=capsys)
+    assert code == 1 and note in out
+    code, out, _ = validate("--side", "server", str(provoked), capsys=capsys)
+    assert code == 1 and note in out
+    code, out, _ = validate("--side", "client", str(provoked), capsys=capsys)
+    assert code == 0 and "deliberate" not in out

@@ -131,6 +131,7 @@ def judge_session(
     }
     if inference.revision is None:
         return report
+    report["notes"] += _deliberate_note(events, side)
     session = Session(events, inference.revision, following or [])
     catalogue = registry.rows()  # built afresh by each call: once a session, not once a requirement
     rows = [row for row in catalogue.values() if inference.revision in row["revisions"]]
@@ -153,6 +154,24 @@ def judge_session(
     elif totals[PASS] or totals[WARN]:
         report["verdict"] = VERDICT_PASS
     return report
+
+
+def _deliberate_note(events: list[Event], side: str | None) -> list[str]:
+    """A note of the acts the recorder marks deliberate (a harness breaking a rule on purpose, to see what the
+    other side does: docs/trace-format.md) when the report judges the side that made them. The marks excuse
+    nothing: a trace cannot vouch for itself, so those acts are judged like any, and the note says how to
+    judge the other side alone."""
+    marked: dict[str, list[int]] = {}
+    for event in events:
+        if event.get("kind") == "lifecycle" and event.get("event") == "deliberate":
+            actor = "client" if event["direction"] == "client-to-server" else "server"
+            marked.setdefault(actor, []).append(event["seq"])
+    return [
+        f"the recorder marks acts of the {actor} as deliberate (seq {', '.join(map(str, seqs))}): "
+        f"--side {'server' if actor == 'client' else 'client'} judges the other side alone"
+        for actor, seqs in sorted(marked.items())
+        if side in (None, actor)
+    ]
 
 
 def judge_trace(trace: Trace, asked_for: str | None, strict: bool, side: str | None = None) -> list[dict[str, Any]]:
