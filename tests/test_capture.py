@@ -320,6 +320,14 @@ STREAM = [  # the upstream writes each piece on its own; the SSE events cross th
     b'data: {"jsonrpc":"2.0",\ndata: "id":2,"result":{"content":[]}}\n\n',
 ]
 GET_EVENT = b'id: 9\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n'
+# an OAuth flow on the MCP server's origin: a 401 (its OAuth error object), the protected resource metadata, a
+# token exchange whose form and answer carry credentials
+EXPIRED = "Bearer expired-not-for-traces"
+UNAUTHORIZED = b'{"error":"invalid_token","error_description":"expired"}'
+PROTECTED_RESOURCE_METADATA = "/.well-known/oauth-protected-resource/mcp"
+METADATA = b'{"resource":"http://127.0.0.1/mcp","authorization_servers":["http://127.0.0.1"]}'
+TOKEN_FORM = b"grant_type=refresh_token&refresh_token=refresh-not-for-traces"
+TOKEN_ANSWER = b'{"access_token":"access-not-for-traces","token_type":"Bearer"}'
 LEGACY_SESSION = "legacy-session-not-for-traces"
 LEGACY_ENDPOINT = f"event: endpoint\ndata: /messages?session_id={LEGACY_SESSION}\n\n".encode()
 
@@ -342,8 +350,23 @@ class Upstream(BaseHTTPRequestHandler):
         self.request_arrived.set()
         return body
 
+    def _json(self, status: int, body: bytes, **headers: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        for name, value in headers.items():
+            self.send_header(name.replace("_", "-"), value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_POST(self) -> None:
         body = self._receive()
+        if self.headers.get("authorization") == EXPIRED:
+            self._json(401, UNAUTHORIZED, WWW_Authenticate='Bearer error="invalid_token"')
+            return
+        if self.path == "/token":
+            self._json(200, TOKEN_ANSWER)
+            return
         if self.path.startswith("/hang"):  # no answer: wait for the proxy to let go of the request
             if select.select([self.connection], [], [], BOUND)[0] and not self.connection.recv(1):
                 self.stream_ended_by_client.set()
@@ -374,6 +397,9 @@ class Upstream(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self._receive()
+        if self.path == PROTECTED_RESOURCE_METADATA:
+            self._json(200, METADATA)
+            return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Connection", "close")
@@ -499,6 +525,31 @@ def test_the_http_proxy_forwards_bytes_unchanged_and_records_the_session(
     assert [(e["direction"], e["by"]) for e in lifecycle(events, "stream-closed")] == [
         ("server-to-client", "server"),
         ("client-to-server", "client"),
+    ]
+
+
+def test_the_proxy_keeps_what_is_not_the_mcp_exchange_out_of_the_messages(
+    upstream: tuple[ThreadingHTTPServer, type[Upstream]], tmp_path: Path
+) -> None:
+    """An OAuth flow through the proxy, on the MCP server's origin: the 401's OAuth error object, the metadata
+    document and the token exchange are no JSON-RPC messages (recorded so, the validator called them broken
+    ones), and the token exchange's bodies carry credentials: each is an ``http-body`` of its size only."""
+    server, _ = upstream
+    sent = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    with proxy(f"http://127.0.0.1:{server.server_address[1]}/mcp", tmp_path) as port:
+        refused, _ = exchange(port, "POST", INITIALIZE, sent | {"Authorization": EXPIRED}, "/mcp")
+        metadata, _ = exchange(port, "GET", None, {"Accept": "application/json"}, PROTECTED_RESOURCE_METADATA)
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        token, answer = exchange(port, "POST", TOKEN_FORM, form, "/token")
+    assert (refused.status, metadata.status, token.status, answer) == (401, 200, 200, TOKEN_ANSWER)
+    events = [json.loads(line) for path in tmp_path.glob("*.jsonl") for line in path.read_text().splitlines()]
+    assert not [secret for secret in ("not-for-traces",) if secret in json.dumps(events)]
+    assert [e["payload"] for e in events if e["kind"] == "message"] == [json.loads(INITIALIZE)]
+    assert sorted((e["direction"], e["path"], e.get("status"), e["size"]) for e in lifecycle(events, "http-body")) == [
+        ("client-to-server", "/token", None, len(TOKEN_FORM)),
+        ("server-to-client", PROTECTED_RESOURCE_METADATA, 200, len(METADATA)),
+        ("server-to-client", "/mcp", 401, len(UNAUTHORIZED)),
+        ("server-to-client", "/token", 200, len(TOKEN_ANSWER)),
     ]
 
 

@@ -13,7 +13,9 @@ them as it would the client's). Uvicorn serves, httpx2 (the SDK's HTTP client) f
 
 What it records, in the trace of the request's session: an ``http`` event for each request and
 each response (``method``, ``path``, ``status``, the headers ``trace.py`` keeps), a ``message``
-event for the JSON body of a request or of a JSON response, and one for each SSE event's data
+event for the JSON body of a request or of a JSON response (``lifecycle`` ``http-body``, its size only, for a
+body of another path than the MCP endpoint's and for an error answer's JSON that is no JSON-RPC message), and
+one for each SSE event's data
 (``recording.py``), ``lifecycle`` ``stream-closed`` when a stream ends (``by`` ``server`` or
 ``client``). A session is told by its ``Mcp-Session-Id`` (or, at 2024-11-05, the session named in
 the endpoint URL's query): an ``initialize`` request (or an HTTP+SSE GET) without one opens a new
@@ -151,6 +153,7 @@ class Proxy:
 
     def __init__(self, upstream: str, recordings: Recordings) -> None:
         self.origin = loopback_origin(upstream)
+        self.endpoint = urlsplit(upstream).path or "/"
         self.recordings = recordings
         self.client: httpx2.AsyncClient | None = None
 
@@ -192,7 +195,7 @@ class Proxy:
         # the trace writes the session a path's query names as a pseudonym
         trace.record("client-to-server", "http", method=method, path=target, headers=_header_map(headers))
         if body:
-            record_unit(trace, "client-to-server", bytes(body))
+            self._record_body(trace, "client-to-server", bytes(body), target, None)
         answering = asyncio.create_task(
             self._answer(
                 httpx2.Request(method, self.origin + target, headers=headers, content=bytes(body)), trace, send
@@ -238,7 +241,7 @@ class Proxy:
                     continue
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             if whole:
-                record_unit(trace, "server-to-client", bytes(whole))
+                self._record_body(trace, "server-to-client", bytes(whole), path, response.status_code)
                 await send({"type": "http.response.body", "body": bytes(whole), "more_body": True})
                 whole.clear()
             await send({"type": "http.response.body", "body": b""})
@@ -250,10 +253,33 @@ class Proxy:
         finally:
             await response.aclose()
             if whole:
-                record_unit(trace, "server-to-client", bytes(whole))
+                self._record_body(trace, "server-to-client", bytes(whole), path, response.status_code)
             if sse is not None:
                 direction = "server-to-client" if ended_by == "server" else "client-to-server"
                 trace.lifecycle(direction, "stream-closed", by=ended_by)
+
+    def _record_body(self, trace: Trace, direction: str, data: bytes, target: str, status: int | None) -> None:
+        """A body as a ``message`` (or ``unparsable``) where it belongs to the MCP exchange; else ``lifecycle``
+        ``http-body`` with its size only: a Streamable HTTP body of another path than the MCP endpoint's (a
+        metadata document, an authorization server's registration or token exchange, whose bodies carry
+        credentials), or an error answer's JSON that is no JSON-RPC message (an OAuth error object of a 401)."""
+        elsewhere = self.recordings.transport == "streamable-http" and urlsplit(target).path != self.endpoint
+        refusal = status is not None and not 200 <= status < 300 and not _json_rpc_shaped(data)
+        if elsewhere or refusal:
+            fields = {"path": target, "size": len(data)} | ({"status": status} if status is not None else {})
+            trace.lifecycle(direction, "http-body", **fields)
+        else:
+            record_unit(trace, direction, data)
+
+
+def _json_rpc_shaped(data: bytes) -> bool:
+    """Whether a body is JSON naming the JSON-RPC version: a message, or a batch holding one."""
+    try:
+        value = parse_json(data)
+    except ValueError:
+        return False
+    items = value if isinstance(value, list) else [value]
+    return any(isinstance(item, dict) and "jsonrpc" in item for item in items)
 
 
 async def _client_gone(receive: Receive) -> None:

@@ -264,13 +264,17 @@ class Session:
         return {post: first_of_event[body] for post, body in pairs.items() if body in first_of_event}, unposted
 
 
+# the lifecycle events that stand for a body (docs/trace-format.md): one that is no JSON value, one kept out
+POST_BODIES = ("unparsable", "http-body")
+
+
 def post_pairs(events: list[Event]) -> tuple[dict[int, int], tuple[int, int] | None]:
     """(seq of a Streamable HTTP POST -> seq of its body's event, where that is certain; the client bodies no
     POST accounts for: the seq of the first event of the stretch they are in and how many, or None).
 
     What the recorders guarantee (docs/trace-format.md): each POST's event and its body's event are both
     written, in either order, before or after other events; with POSTs in flight at once, one POST's pair
-    may straddle another's. So the client's POSTs and bodies (a message, or an ``unparsable`` body) are taken
+    may straddle another's. So the client's POSTs and bodies (a message, or a ``POST_BODIES`` event) are taken
     in order, in stretches where their counts balance: a stretch of one POST and one body pairs them; a
     longer one (two POSTs sent at once) pairs nothing, since its order is not the order the bodies went in.
     A stretch still open at the end of the trace has more of one than the other: more bodies, some travelled
@@ -283,7 +287,7 @@ def post_pairs(events: list[Event]) -> tuple[dict[int, int], tuple[int, int] | N
             continue
         if event["kind"] == "http" and event.get("method") == "POST":
             balance += 1
-        elif event["kind"] == "message" or (event["kind"] == "lifecycle" and event.get("event") == "unparsable"):
+        elif event["kind"] == "message" or (event["kind"] == "lifecycle" and event.get("event") in POST_BODIES):
             balance -= 1
         else:
             continue
