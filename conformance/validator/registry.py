@@ -84,7 +84,7 @@ INTERNAL_STATE = "needs the implementation's internal state: what it stores, che
 AUTHORIZATION_SERVER = "binds the authorization server: its endpoints are not the MCP server's session"
 OAUTH_EXCHANGE = (
     "the client's exchange with the authorization server (its metadata, registration, authorization and token "
-    "requests): not the MCP server's traffic, and a trace holds no request body"
+    "requests): not the MCP server's traffic, and a capture keeps none of its bodies (they carry credentials)"
 )
 CREDENTIAL = "a credential's value or origin: credentials (the Authorization header, tokens) are never recorded"
 METADATA_DOCUMENT = "what a metadata document says: a trace records its fetch, not the document as the answer to it"
