@@ -134,6 +134,39 @@ def test_a_path_keeps_its_bytes_unless_its_query_names_a_session(tmp_path: Path)
     assert without["path"] == "/mcp?q=a%20b"
 
 
+def test_an_oauth_credentials_value_is_redacted_and_its_name_kept(tmp_path: Path) -> None:
+    """A code, token, secret or verifier, in a query, a redirect's Location or a body, is written as
+    ``redacted``; the parameter's name stays (a check asks whether a token rode in a query), and a JSON-RPC
+    body or one with no credential keeps its bytes."""
+    trace = Trace(tmp_path / "t.jsonl", "streamable-http")
+    trace.record("client-to-server", "http", method="GET", path="/mcp?access_token=tok-1&x=1", headers={})
+    trace.record(
+        "server-to-client", "http", method="GET", status=302, headers={"Location": "http://c/cb?code=code-1&state=s"}
+    )
+    form = "grant_type=authorization_code&code=code-1&code_verifier=ver-1&client_secret=sec-1"
+    trace.record("client-to-server", "http", method="POST", path="/token", headers={}, body=form)
+    answer = json.dumps({"access_token": "tok-2", "refresh_token": "ref-1", "token_type": "Bearer"})
+    trace.record("server-to-client", "http", method="POST", path="/token", status=200, headers={}, body=answer)
+    rpc = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"access_token": "not a credential here"}})
+    trace.record("server-to-client", "http", method="POST", path="/mcp", status=200, headers={}, body=rpc)
+    trace.close()
+    for secret in ("tok-1", "tok-2", "code-1", "ver-1", "sec-1", "ref-1"):
+        assert secret not in trace.path.read_text(encoding="utf-8")
+    query, redirect, token_form, token_answer, message = events(trace.path)
+    assert query["path"] == "/mcp?access_token=redacted&x=1"
+    assert redirect["headers"]["location"] == "http://c/cb?code=redacted&state=s"
+    assert token_form["body"] == (
+        "grant_type=authorization_code&code=redacted&code_verifier=redacted&client_secret=redacted"
+    )
+    assert json.loads(token_answer["body"]) == {
+        "access_token": "redacted",
+        "refresh_token": "redacted",
+        "token_type": "Bearer",
+    }
+    assert message["body"] == rpc
+    assert schema_errors(trace.path) == []
+
+
 def test_a_session_id_outside_visible_ascii_keeps_that_property_in_its_pseudonym(tmp_path: Path) -> None:
     trace = Trace(tmp_path / "t.jsonl", "streamable-http")
     visible, spaced = trace.pseudonym("abc-123"), trace.pseudonym("abc 123")

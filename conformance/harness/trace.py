@@ -11,7 +11,11 @@ of the headers it writes only those a conformance check can be about (``RECORDED
 every ``Mcp-*`` header), never a credential-bearing one (``CREDENTIAL_HEADERS``), and a session id
 (the ``Mcp-Session-Id`` header, a ``session`` query parameter of a 2024-11-05 endpoint URL or of a
 recorded ``path``) only as a pseudonym: a keyed hash under a key drawn for this trace, the same for
-the same id within the trace and unlinkable to it without the key, which is never written. An event
+the same id within the trace and unlinkable to it without the key, which is never written. The value of
+an OAuth credential parameter (``CREDENTIAL_PARAMETERS``: a code, a token, a secret, a verifier) is written
+as ``redacted``, its name kept, wherever the writer meets one: a URL's query (a ``path``, a ``Location``,
+an ``endpoint``) and a form or non-JSON-RPC JSON ``body`` (an authorization server's token exchange, as the
+harness's authorization server records it). An event
 whose line would be longer than a reader takes (``LONGEST_LINE``) is written as a ``lifecycle``
 ``oversized`` event.
 """
@@ -35,6 +39,11 @@ TRANSPORTS = ("stdio", "streamable-http", "sse")
 KINDS = ("message", "http", "lifecycle")
 
 CREDENTIAL_HEADERS = frozenset({"authorization", "cookie", "set-cookie", "proxy-authorization"})
+# OAuth parameters whose value is a credential (RFC 6749, 7636, 7523); a trace names them, never their value
+CREDENTIAL_PARAMETERS = frozenset(
+    {"access_token", "refresh_token", "id_token", "code", "code_verifier", "client_secret", "client_assertion"}
+)
+REDACTED = "redacted"
 SESSION_HEADER = "mcp-session-id"
 MCP_HEADER_PREFIX = "mcp-"  # Mcp-Session-Id, MCP-Protocol-Version, and 2026-07-28's Mcp-Method, Mcp-Name, Mcp-Param-*
 RECORDED_HEADERS = frozenset(
@@ -80,9 +89,11 @@ class Trace:
         if isinstance(fields.get("headers"), Mapping):
             fields["headers"] = self.recorded_headers(fields["headers"])
         if kind == "lifecycle" and fields.get("event") == "endpoint" and isinstance(fields.get("data"), str):
-            fields["data"] = self.pseudonymous_url(fields["data"])
+            fields["data"] = self.recorded_url(fields["data"])
         if isinstance(fields.get("path"), str):
-            fields["path"] = self.pseudonymous_url(fields["path"])
+            fields["path"] = self.recorded_url(fields["path"])
+        if isinstance(fields.get("body"), str):
+            fields["body"] = recorded_body(fields["body"])
         with self._lock:
             if self._file.closed:
                 return
@@ -117,23 +128,47 @@ class Trace:
             lowered = name.lower()
             if lowered in CREDENTIAL_HEADERS:
                 continue
-            if lowered in RECORDED_HEADERS or lowered.startswith(MCP_HEADER_PREFIX):
-                kept[lowered] = self.pseudonym(value) if lowered == SESSION_HEADER else value
+            if lowered == SESSION_HEADER:
+                kept[lowered] = self.pseudonym(value)
+            elif lowered == "location":
+                kept[lowered] = self.recorded_url(value)  # a redirect back to a client carries its code
+            elif lowered in RECORDED_HEADERS or lowered.startswith(MCP_HEADER_PREFIX):
+                kept[lowered] = value
         return kept
 
-    def pseudonymous_url(self, url: str) -> str:
+    def recorded_url(self, url: str) -> str:
         """``url`` with the value of each query parameter that names a session replaced by its pseudonym
-        (2024-11-05's endpoint URLs carry the session there: ``?sessionId=``, ``?session_id=``)."""
+        (2024-11-05's endpoint URLs carry the session there: ``?sessionId=``, ``?session_id=``) and each
+        credential's value redacted."""
         parts = urlsplit(url)
         query = parse_qsl(parts.query, keep_blank_values=True)
-        if not any("session" in name.lower() for name, _ in query):
+        if not any("session" in name.lower() or name in CREDENTIAL_PARAMETERS for name, _ in query):
             return url  # as it was written: re-encoding a query could change its bytes
-        kept = [(name, self.pseudonym(value) if "session" in name.lower() else value) for name, value in query]
-        return urlunsplit(parts._replace(query=urlencode(kept)))
+        return urlunsplit(parts._replace(query=urlencode([(name, self._recorded_value(name, v)) for name, v in query])))
+
+    def _recorded_value(self, name: str, value: str) -> str:
+        if name in CREDENTIAL_PARAMETERS:
+            return REDACTED
+        return self.pseudonym(value) if "session" in name.lower() else value
 
     def close(self) -> None:
         with self._lock:
             self._file.close()
+
+
+def recorded_body(body: str) -> str:
+    """``body`` with each credential's value redacted: a form's parameters, or the top-level members of a JSON
+    object that is no JSON-RPC message (a token response); anything else as it came."""
+    try:
+        document = json.loads(body)
+    except ValueError:
+        pairs = parse_qsl(body, keep_blank_values=True) if "=" in body and not body.lstrip().startswith("{") else []
+        if not any(name in CREDENTIAL_PARAMETERS for name, _ in pairs):
+            return body
+        return urlencode([(name, REDACTED if name in CREDENTIAL_PARAMETERS else value) for name, value in pairs])
+    if not isinstance(document, dict) or "jsonrpc" in document or not CREDENTIAL_PARAMETERS & document.keys():
+        return body
+    return json.dumps({k: REDACTED if k in CREDENTIAL_PARAMETERS else v for k, v in document.items()})
 
 
 def _oversized(event: dict[str, Any], line: str) -> dict[str, Any]:
