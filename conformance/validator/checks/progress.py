@@ -64,14 +64,17 @@ def _progress_notifications(session: Session, sides: frozenset[str]) -> list[Mes
 
 @check("progress-value-increases", "progress-server-value-increases")
 def value_increases(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """Across one sender's notifications for one token, progress strictly increases."""
-    last: dict[tuple[str, str], Any] = {}
+    """Across one sender's notifications for one token, progress strictly increases: for one request that
+    carried it (a token may serve another request once the first is done, and its progress starts anew)."""
+    index = _token_index(session)
+    last: dict[tuple[Any, ...], Any] = {}
     for notice in _progress_notifications(session, sides):
         value = notice.params.get("progress")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue  # the schema row judges its type
         judgement.examine()
-        key = (notice.sender, id_key(notice.params.get("progressToken")))
+        request = _request_for(index, notice)
+        key = (notice.sender, id_key(notice.params.get("progressToken")), request.seq if request else None)
         if key in last and value <= last[key]:
             judgement.fail(notice.seq, f"progress {value} does not exceed the previous {last[key]} for its token")
         last[key] = value

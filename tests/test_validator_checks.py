@@ -1,0 +1,44 @@
+"""Checks read a session as their clauses do, on the sessions that once made them cry wolf: each case here
+was a conforming exchange a check failed, found by validating the suite's kept traces of a whole run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.validator.outcomes import Trace, judge
+from tests.validator import corpus
+
+INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}
+ANSWER = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}
+
+
+def outcome_of(events: list[dict[str, Any]], requirement: str) -> dict[str, Any]:
+    report = judge([Trace("case", corpus.renumber(events))], strict=True)["traces"][0]
+    return next(r for r in report["requirements"] if r["id"] == requirement)
+
+
+def handshake() -> list[dict[str, Any]]:
+    return [
+        corpus.client_message({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": INIT}),
+        corpus.server_message({"jsonrpc": "2.0", "id": 0, "result": ANSWER}),
+        corpus.client_message({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ]
+
+
+def progressed_call(request_id: int, token: str) -> list[dict[str, Any]]:
+    params = {"name": "count", "_meta": {"progressToken": token}}
+    events = [corpus.client_message({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params})]
+    for value in (0, 50, 100):
+        progress = {"progressToken": token, "progress": value, "total": 100}
+        events.append(corpus.server_message({"jsonrpc": "2.0", "method": "notifications/progress", "params": progress}))
+    done = {"content": [{"type": "text", "text": "done"}], "isError": False}
+    return [*events, corpus.server_message({"jsonrpc": "2.0", "id": request_id, "result": done})]
+
+
+def test_progress_starts_anew_for_the_next_request_that_reuses_a_token() -> None:
+    """A token may serve a second request once the first is answered; its progress counts from 0 again."""
+    reused = handshake() + progressed_call(1, "p") + progressed_call(2, "p")
+    assert outcome_of(reused, "progress-value-increases")["outcome"] == "pass"
+    went_back = handshake() + progressed_call(1, "p")
+    went_back.insert(-1, went_back[-2] | {})  # the last notification again: 100 after 100, for one request
+    assert outcome_of(went_back, "progress-value-increases")["outcome"] == "fail"
