@@ -153,6 +153,26 @@ def test_side_leaves_the_other_sides_rows_not_applicable() -> None:
     assert entry["outcome"] == "not-applicable" and "--side client" in entry["reason"]
 
 
+def client_creates_a_task(status: str) -> list[Event]:
+    """The hand-written tasks session, the client (receiver of the server's task-augmented sampling request)
+    creating its task with ``status``; the server's own tasks are as they should be."""
+    events = corpus.tasks_session()
+    _, frame = corpus.first(events, lambda f: isinstance(f.get("result", {}).get("task"), dict), corpus.C2S)
+    frame["result"]["task"]["status"] = status
+    return events
+
+
+@pytest.mark.parametrize(
+    ("side", "expected"),
+    [(None, "fail"), ("client", "fail"), ("server", "pass")],
+)
+def test_a_both_sided_row_judges_only_the_acts_of_the_side_under_test(side: str | None, expected: str) -> None:
+    """tasks-initial-status-working binds whichever side receives a task: under --side server the client's
+    task created input_required is not the server's breach, and the server's own new tasks are still judged."""
+    report = judge([Trace("t", client_creates_a_task("input_required"))], side=side)["traces"][0]
+    assert outcome(report, "tasks-initial-status-working")["outcome"] == expected
+
+
 def test_side_on_the_command_line(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     trace = tmp_path / "t.jsonl"
     trace.write_text(corpus.render(server_sends_bad_jsonrpc()), encoding="utf-8")

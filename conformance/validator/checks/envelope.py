@@ -135,6 +135,8 @@ def _extension_keys(session: Session) -> Iterator[tuple[Message, str]]:
 def extension_identifiers(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """(2026-07-28) Every key of a capabilities extensions map has a prefix and follows the _meta key rules."""
     for message, key in _extension_keys(session):
+        if message.sender not in sides:
+            continue
         judgement.examine()
         problems = [p(key) for p in (prefix_labels_problem, label_characters_problem, name_ends_problem)]
         if split_key(key)[0] is None:

@@ -348,7 +348,8 @@ def tasks_not_cancelled_by_notification(session: Session, judgement: Judgement, 
     """(2025-11-25) No notifications/cancelled names a task-augmented request: a task is cancelled with
     tasks/cancel."""
     for message in session.messages:
-        if message.method != "notifications/cancelled" or "requestId" not in message.params:
+        sent = message.method == "notifications/cancelled" and message.sender in sides
+        if not sent or "requestId" not in message.params:
             continue
         request = session.requests.get((message.sender, id_key(message.params["requestId"])))
         if request is None or request.seq > message.seq:

@@ -91,9 +91,18 @@ def forbidden_tools_not_augmented(session: Session, judgement: Judgement, sides:
             )
 
 
-@check("tasks-tools-required-augmented")
+def _no_tool_tasks(session: Session) -> str | None:
+    """A tool's taskSupport binds the client only where the server declared tasks.requests.tools.call; without
+    it no call may be a task at all (tasks-tools-no-augment-without-capability)."""
+    if declared(session.server_capabilities, ("tasks", "requests", "tools", "call")):
+        return None
+    return "the server declared no tasks.requests.tools.call"
+
+
+@check("tasks-tools-required-augmented", not_applicable=_no_tool_tasks)
 def required_tools_augmented(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """Every tools/call of a tool whose execution.taskSupport is required carries the task param."""
+    """Where the server declared tasks.requests.tools.call, every tools/call of a tool whose
+    execution.taskSupport is required carries the task param."""
     tools = _tools_by_name(session)
     for request in session.sent_by(CLIENT, REQUEST):
         if request.method != "tools/call" or _task_support(tools.get(request.params.get("name"))) != "required":
@@ -115,6 +124,8 @@ def task_receivers_declare(session: Session, judgement: Judgement, sides: frozen
         if not answers or not isinstance(answers[0].result.get("task"), dict):
             continue
         receiver = other(request.sender)
+        if receiver not in sides:
+            continue
         judgement.examine()
         path = ("tasks", "requests", *AUGMENTABLE[request.method])
         if not declared(_capabilities_of(session, receiver), path):
@@ -131,6 +142,8 @@ def augmented_requests_answered_with_a_task(session: Session, judgement: Judgeme
         if not _augmented(request) or request.method not in AUGMENTABLE:
             continue
         receiver = other(request.sender)
+        if receiver not in sides:
+            continue
         if not declared(_capabilities_of(session, receiver), ("tasks", "requests", *AUGMENTABLE[request.method])):
             continue
         answers = [a for a in session.answers_to(request) if a.kind == RESULT]
@@ -145,6 +158,8 @@ def augmented_requests_answered_with_a_task(session: Session, judgement: Judgeme
 def task_ids_are_strings(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """Every task id is a JSON string."""
     for message, task in task_objects(session):
+        if message.sender not in sides:
+            continue
         judgement.examine()
         if not isinstance(task.get("taskId"), str):
             judgement.fail(message.seq, f"the {message.sender}'s task id {task.get('taskId')!r} is not a string")
@@ -155,14 +170,16 @@ def new_tasks_are_working(session: Session, judgement: Judgement, sides: frozens
     """A task a CreateTaskResult announces has status working."""
     for message in session.messages:
         task = message.result.get("task") if message.kind == RESULT and isinstance(message.result, dict) else None
-        if isinstance(task, dict):
+        if isinstance(task, dict) and message.sender in sides:
             judgement.examine()
             if task.get("status") != "working":
                 judgement.fail(message.seq, f"a new task {task.get('taskId')!r} has status {task.get('status')!r}")
 
 
-def _timestamp(member: str, session: Session, judgement: Judgement) -> None:
+def _timestamp(member: str, session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     for message, task in task_objects(session):
+        if message.sender not in sides:
+            continue
         judgement.examine()
         value = task.get(member)
         if not (isinstance(value, str) and ISO_8601.match(value)):
@@ -174,13 +191,13 @@ def _timestamp(member: str, session: Session, judgement: Judgement) -> None:
 @check("tasks-created-at")
 def tasks_carry_created_at(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """Every task object carries createdAt, an ISO 8601 timestamp."""
-    _timestamp("createdAt", session, judgement)
+    _timestamp("createdAt", session, judgement, sides)
 
 
 @check("tasks-last-updated-at")
 def tasks_carry_last_updated_at(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """Every task object carries lastUpdatedAt, an ISO 8601 timestamp."""
-    _timestamp("lastUpdatedAt", session, judgement)
+    _timestamp("lastUpdatedAt", session, judgement, sides)
 
 
 @check("tasks-terminal-is-final")
@@ -188,6 +205,8 @@ def terminal_status_final(session: Session, judgement: Judgement, sides: frozens
     """Once a receiver has shown a task completed, failed or cancelled, it never shows it in another status."""
     final: dict[tuple[str, Any], str] = {}
     for message, task in task_objects(session):
+        if message.sender not in sides:
+            continue
         key = (message.sender, task.get("taskId"))
         status = task.get("status")
         judgement.examine()
@@ -210,9 +229,10 @@ def finished_tasks_not_cancelled(session: Session, judgement: Judgement, sides: 
             last[(message.sender, task.get("taskId"))] = task.get("status")
         if message.kind != REQUEST or message.method != "tasks/cancel":
             continue
-        status = last.get((other(message.sender), message.params.get("taskId")))
+        receiver = other(message.sender)
+        status = last.get((receiver, message.params.get("taskId")))
         answers = session.answers_to(message)
-        if status not in TERMINAL or not answers:
+        if receiver not in sides or status not in TERMINAL or not answers:
             continue
         judgement.examine()
         error = answers[0].frame.get("error") if answers[0].kind == ERROR else None
