@@ -42,3 +42,49 @@ def test_progress_starts_anew_for_the_next_request_that_reuses_a_token() -> None
     went_back = handshake() + progressed_call(1, "p")
     went_back.insert(-1, went_back[-2] | {})  # the last notification again: 100 after 100, for one request
     assert outcome_of(went_back, "progress-value-increases")["outcome"] == "fail"
+
+
+def counter_offered(capabilities: dict[str, Any]) -> list[dict[str, Any]]:
+    """A client proposing 2025-11-25 with ``capabilities``, answered with 2024-11-05."""
+    proposal = INIT | {"protocolVersion": "2025-11-25", "capabilities": capabilities}
+    return [
+        corpus.client_message({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": proposal}),
+        corpus.server_message({"jsonrpc": "2.0", "id": 0, "result": ANSWER | {"protocolVersion": "2024-11-05"}}),
+        corpus.client_message({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ]
+
+
+def test_the_initialize_request_keeps_to_the_revision_it_proposes() -> None:
+    """Sent before a revision is agreed, the initialize request is held to the one it proposes: elicitation,
+    which 2025-11-25 defines, is no breach of a session that settles on 2024-11-05; a member the proposed
+    revision does not define still is."""
+    proposed = counter_offered({"elicitation": {}})
+    assert outcome_of(proposed, "lifecycle-use-negotiated-version-should")["outcome"] == "pass"
+    undefined = counter_offered({"elicitation": {}, "mcpMatrixUndefined": {}})
+    assert outcome_of(undefined, "lifecycle-use-negotiated-version-should")["outcome"] == "warn"
+
+
+def tool_tasks(declared: bool) -> list[dict[str, Any]]:
+    """A server (declaring tasks for tools/call or not) lists a tool whose taskSupport is required, and the
+    client calls it plainly."""
+    capabilities = {"tools": {}} | ({"tasks": {"requests": {"tools": {"call": {}}}}} if declared else {})
+    answer = ANSWER | {"protocolVersion": "2025-11-25", "capabilities": capabilities}
+    tool = {"name": "t", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "t", "arguments": {}}}
+    return [
+        corpus.client_message(
+            {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": INIT | {"protocolVersion": "2025-11-25"}}
+        ),
+        corpus.server_message({"jsonrpc": "2.0", "id": 0, "result": answer}),
+        corpus.client_message({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        corpus.client_message({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        corpus.server_message({"jsonrpc": "2.0", "id": 1, "result": {"tools": [tool]}}),
+        corpus.client_message(call),
+    ]
+
+
+def test_a_required_task_tool_binds_only_where_the_server_declared_tool_tasks() -> None:
+    """taskSupport "required" asks a task only of a server declaring tasks.requests.tools.call; without it the
+    client may make no task at all, so its plain call is right."""
+    assert outcome_of(tool_tasks(declared=False), "tasks-tools-required-augmented")["outcome"] == "not-applicable"
+    assert outcome_of(tool_tasks(declared=True), "tasks-tools-required-augmented")["outcome"] == "fail"

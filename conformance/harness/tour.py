@@ -32,6 +32,7 @@ from functools import cache
 from typing import Any
 
 from conformance.catalogue.sweep import message_definitions
+from conformance.catalogue.vocabulary import REVISIONS
 from conformance.harness import schema
 from conformance.harness.exchanges import CLIENT_CAPABILITIES, CLIENT_RESULTS, declared
 from conformance.harness.faults import Fault
@@ -157,10 +158,28 @@ def breaches(tour: Tour, definition: str, fault: Fault | None = None) -> list[st
     return [f"{m.describe()}\n  {p}" for m in tour.of(definition, fault) for p in problems_of(tour.revision, m)]
 
 
+def members_judged_at(revision: str, definition: str, frame: Any) -> str | None:
+    """The revision whose ``definition`` a message's members are held to in a session of ``revision``: that
+    one, but for the initialize request, sent before any revision is agreed: the one it proposes
+    (``params.protocolVersion``). None: it proposes a version whose schema defines no initialize request (one
+    this suite does not know), so nothing says which members it may carry."""
+    if definition != "InitializeRequest":
+        return revision
+    params = frame.get("params") if isinstance(frame, dict) else None
+    proposed = params.get("protocolVersion") if isinstance(params, dict) else None
+    if proposed in REVISIONS and definition in sender_definitions(proposed, "client"):
+        return proposed
+    return None
+
+
 def undefined_in(revision: str, message: Message) -> list[str]:
-    """Every member of a message that its revision does not define (see ``schema.undefined_members``)."""
+    """Every member of a message that the revision it is held to does not define (``members_judged_at``,
+    ``schema.undefined_members``)."""
+    judged_at = members_judged_at(revision, message.definition, message.frame)
+    if judged_at is None:
+        return []
     return schema.undefined_members(
-        revision, message.definition, as_defined(revision, message.definition, message.frame)
+        judged_at, message.definition, as_defined(judged_at, message.definition, message.frame)
     )
 
 

@@ -609,6 +609,14 @@ def _first_sampling(events: list[Event]) -> dict:
     return first(events, is_request("sampling/createMessage"), S2C)[1]["params"]
 
 
+def _tool_use_undeclared(events: list[Event]) -> None:
+    """The server offers the client (which declared sampling without tools) a tool, and its sample uses it."""
+    _set_in(_first_sampling(events), "tools", [{"name": "lookup", "inputSchema": {"type": "object"}}])
+    _, answer = first(events, is_result_of(events, "sampling/createMessage"), C2S)
+    use = {"type": "tool_use", "id": "use-1", "name": "lookup", "input": {}}
+    answer["result"] |= {"content": [use], "stopReason": "toolUse"}
+
+
 def _task_progress(events: list[Event], token: str, meta: dict, after_method: str) -> None:
     """The first task-augmented tools/call asks for progress under token p1; the server sends a progress
     notification under ``token`` (with ``meta``) after the first message of ``after_method``."""
@@ -1368,10 +1376,7 @@ BREAKS: dict[str, tuple[str, Break]] = {
         "schema-tour-client-2024-11-05-stdio.jsonl",
         lambda ev: _drop_capability(ev, "client", "roots"),
     ),
-    "tool-sampling-accepted-only-when-declared": (
-        CLIENT_TOUR,
-        lambda ev: _set_in(_first_sampling(ev), "tools", [{"name": "lookup", "inputSchema": {"type": "object"}}]),
-    ),
+    "tool-sampling-accepted-only-when-declared": (CLIENT_TOUR, _tool_use_undeclared),
     "undeclared-tool-sampling-refused": (
         CLIENT_TOUR,
         lambda ev: _set_in(_first_sampling(ev), "toolChoice", {"mode": "auto"}),

@@ -197,6 +197,14 @@ def _request_before_discover(events: list[Event]) -> None:
     after(events, index, client_message({"jsonrpc": "2.0", "id": "early", "method": "tools/list"}))
 
 
+def _request_before_discover_then_initialize(events: list[Event]) -> None:
+    """No probe first, from a client that shows in a later session that it speaks an initialize-based revision."""
+    _request_before_discover(events)
+    events.append({"seq": 0, "direction": C2S, "transport": "stdio", "kind": "lifecycle", "event": "spawn", "pid": 1})
+    params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "mcp-matrix", "version": "0"}}
+    events.append(client_message({"jsonrpc": "2.0", "id": "legacy", "method": "initialize", "params": params}))
+
+
 FEATURE_BREAKS = {
     "tool-name-characters": (TOUR_2025_11_25, lambda ev: _first_tools(ev)[0].update(name="bad name, really")),
     "tool-name-length": (TOUR_2025_11_25, lambda ev: _first_tools(ev)[0].update(name="t" * 129)),
@@ -228,7 +236,7 @@ FEATURE_BREAKS = {
         MODERN_HTTP,
         _call_annotated_tool({"region": "=?base64?ZXU=?="}, {"Mcp-Param-Region": "=?base64?ZXU=?="}),
     ),
-    "stdio-client-probes-first": (MODERN_TOUR, _request_before_discover),
+    "stdio-client-probes-first": (MODERN_TOUR, _request_before_discover_then_initialize),
     "stdio-modern-client-probes-first": (MODERN_TOUR, _request_before_discover),
     "missing-param-header-refused": (MODERN_HTTP, _call_annotated_tool({"region": "eu"}, {})),
     "absent-param-header-not-demanded": (MODERN_HTTP, _call_annotated_tool({}, {}, HEADER_MISMATCH)),

@@ -8,7 +8,7 @@ import json
 from conformance.catalogue.vocabulary import REVISIONS
 from conformance.harness import schema
 from conformance.harness.peer import method_definitions
-from conformance.harness.tour import as_defined, sender_definitions
+from conformance.harness.tour import as_defined, members_judged_at, sender_definitions
 from conformance.validator.checks.http import exchanges, supported_list, unsupported_version_errors
 from conformance.validator.checks.schema import definition_of
 from conformance.validator.judgement import Judgement, check
@@ -174,7 +174,8 @@ def keeps_to_the_negotiated_revision(session: Session, judgement: Judgement, sid
     """Every request and notification uses a method of the negotiated revision, not one that only another
     revision defines (a method no revision defines is an extension, not judged here); and every message of a
     schema definition its sender sends has only members the negotiated revision defines (outside the schema's
-    extension points), as the live suite judges it (conformance/test_lifecycle.py, harness/tour.undefined_in)."""
+    extension points; the initialize request, sent before a revision is agreed, those of the revision it
+    proposes), as the live suite judges it (conformance/test_lifecycle.py, harness/tour.undefined_in)."""
     revision = session.revision
     foreign = _defined_elsewhere(revision)
     for message in session.messages:
@@ -192,10 +193,13 @@ def keeps_to_the_negotiated_revision(session: Session, judgement: Judgement, sid
         definition = definition_of(session, message)
         if definition is None or definition not in sender_definitions(revision, message.sender):
             continue
+        judged_at = members_judged_at(revision, definition, message.frame)
+        if judged_at is None:
+            continue
         judgement.examine()
-        members = schema.undefined_members(revision, definition, as_defined(revision, definition, message.frame))
+        members = schema.undefined_members(judged_at, definition, as_defined(judged_at, definition, message.frame))
         if members:
-            judgement.fail(message.seq, f"the {message.sender} sent members {revision} does not define: {members}")
+            judgement.fail(message.seq, f"the {message.sender} sent members {judged_at} does not define: {members}")
 
 
 @check("versioning-modern-only-initialize-error")
@@ -249,15 +253,41 @@ def _probes_with_discover(session: Session, judgement: Judgement) -> None:
         judgement.fail(opening.seq, f"the client's first request on stdio is {opening.method}, not server/discover")
 
 
+def _initializes_later(session: Session) -> bool:
+    """Whether the client sends initialize on stdio in a later session of the trace: it speaks an
+    initialize-based revision too."""
+    return any(
+        event["kind"] == "message"
+        and event["direction"] == "client-to-server"
+        and event["transport"] == "stdio"
+        and isinstance(event["payload"], dict)
+        and event["payload"].get("method") == "initialize"
+        for event in session.following
+    )
+
+
 @check("stdio-backcompat-probe-discover")
 def stdio_client_probes_first(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """(2026-07-28) A stdio client speaking a modern revision sends server/discover before any other request
-    (whether it also implements an initialize-based revision, the trace does not say: both rows ask this)."""
+    """(2026-07-28) A stdio client speaking a modern revision and an initialize-based one sends server/discover
+    before any other request. An opening without the probe is judged here only where the trace shows the
+    client initializing in a later session; else whether the row binds it (a modern-only client is
+    stdio-backcompat-modern-only-probe's) the trace does not say."""
+    opening = next((m for m in session.sent_by(CLIENT, REQUEST) if m.transport == "stdio"), None)
+    if opening is None or not session.modern:
+        return
+    if opening.method != "server/discover" and not _initializes_later(session):
+        judgement.cannot_judge(
+            opening.seq,
+            f"the client opened with {opening.method}, not server/discover; whether it also speaks an "
+            "initialize-based revision, which this row asks, the trace does not show",
+        )
+        return
     _probes_with_discover(session, judgement)
 
 
 @check("stdio-backcompat-modern-only-probe")
 def stdio_modern_client_probes_first(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """(2026-07-28) A stdio client speaking a modern revision sends server/discover before any other request
-    (the modern-only client's row; the trace cannot tell it from one that also speaks a legacy revision)."""
+    (the modern-only client's row; the trace cannot tell it from one that also speaks a legacy revision, and
+    the rule is the same)."""
     _probes_with_discover(session, judgement)

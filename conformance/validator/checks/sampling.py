@@ -109,14 +109,17 @@ def _client_declares_sampling_tools(session: Session) -> bool:
 
 @check("sampling-tools-capability-declare", not_applicable=_handshake_only)
 def tool_sampling_accepted_only_when_declared(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """A client that answers a sampling/createMessage carrying tools with a result declared sampling.tools."""
+    """A client whose answer to a sampling/createMessage carrying tools uses one (a tool_use block: it takes
+    tool-enabled sampling) declared sampling.tools. A sample that ignores the tools shows no support for them:
+    that an undeclared client answered it at all is sampling-tools-need-capability-error-tools' to judge."""
     for request, _ in conversations(session):
         answer = first_answer(session, request)
         if not _offers_tools(request) or answer is None or answer.kind != RESULT:
             continue
         judgement.examine()
-        if not _client_declares_sampling_tools(session):
-            judgement.fail(answer.seq, "the client sampled with tools without declaring sampling.tools")
+        uses_a_tool = any(block.get("type") == "tool_use" for block in _blocks(answer.result))
+        if uses_a_tool and not _client_declares_sampling_tools(session):
+            judgement.fail(answer.seq, "the client sampled a tool use without declaring sampling.tools")
 
 
 @check("sampling-tools-need-capability-error-tools", not_applicable=_handshake_only)
