@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator, SchemaError, validators
 
 from conformance.harness.frames import BOTH_TRANSPORTS
 from conformance.harness.peer import Peer, precondition
-from conformance.harness.roles import bound, require_role
+from conformance.harness.roles import bound, optional_roles, require_role
 from conformance.harness.scripted_server import ScriptedServer, listing_tools
 from conformance.harness.surface import (
     assert_available_is_listed,
@@ -180,18 +180,47 @@ def test_structured_content_matches_the_output_schema(revision: str, transport: 
     assert not errors, "structuredContent breaks the outputSchema:\n" + "\n".join(errors)
 
 
-@for_req("tools-structured-content-text-mirror", "server", transports=BOTH_TRANSPORTS)
-def test_structured_content_is_mirrored_as_json_text(revision: str, transport: str, peer: Peer) -> None:
-    tool, result = structured_result(peer)
-    if "structuredContent" not in result:
-        pytest.skip(f"fixture-missing: {tool.get('name')} returned no structuredContent")
-    mirrors = []
+# The roles a test may call with their arguments alone (they ask nothing of the client): every result of theirs
+# that carries structuredContent is a subject of the mirror, not only the structured tool's (a server may give a
+# tool returning one value structuredContent of its own making, an object wrapping it).
+CALLABLE_TOOL_ROLES = (
+    "structured-tool",
+    "simple-tool",
+    "embedded-resource-tool",
+    "image-tool",
+    "audio-tool",
+    "mixed-content-tool",
+    "resource-link-tool",
+    "app-tool",
+)
+
+
+def _mirrored_as_json(result: dict) -> bool:
     for text in text_of(result):
         try:
-            mirrors.append(json.loads(text))
+            if json.loads(text) == result["structuredContent"]:
+                return True
         except json.JSONDecodeError:
             continue
-    assert result["structuredContent"] in mirrors, f"no text block holds {result['structuredContent']} as JSON"
+    return False
+
+
+@for_req("tools-structured-content-text-mirror", "server", transports=BOTH_TRANSPORTS)
+def test_structured_content_is_mirrored_as_json_text(revision: str, transport: str, peer: Peer) -> None:
+    peer.open()
+    structured = {}
+    for tool in optional_roles(peer, *CALLABLE_TOOL_ROLES):
+        result = call(peer, tool).get("result")
+        if isinstance(result, dict) and "structuredContent" in result:
+            structured[tool.name] = result
+    if not structured:
+        pytest.skip(f"fixture-missing: no tool of the roles {CALLABLE_TOOL_ROLES} returned structuredContent")
+    unmirrored = [
+        f"{name}: structuredContent {result['structuredContent']}, text {text_of(result)}"
+        for name, result in structured.items()
+        if not _mirrored_as_json(result)
+    ]
+    assert not unmirrored, "no text block holds the structuredContent as JSON:\n" + "\n".join(unmirrored)
 
 
 @for_req("tools-tool-errors-in-result-iserror", "server", transports=BOTH_TRANSPORTS)
