@@ -6,6 +6,7 @@ revision its cover claims (see coverage/lifecycle.py).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import uuid
@@ -30,6 +31,7 @@ from conformance.harness.wire import Wire, tool_call
 from conformance.matrix.covers import for_req
 from conformance.run.plugin import ClientRun, SessionFactory, run_client_process
 from conformance.run.tours import Judged, server_tour_for
+from conformance.test_tasks import ScriptedTasks
 
 HANDSHAKE_REVISIONS = REVISIONS[:-1]  # 2026-07-28 has no initialize handshake
 RunClient = Callable[[str], ClientRun]
@@ -208,11 +210,20 @@ def test_the_clients_messages_keep_to_the_negotiated_revision_should(
     assert_client_keeps_to_the_revision(run_peer_client, scripted_peer)
 
 
+TASKS_REVISION = "2025-11-25"  # the revision that defines tasks (tasks/get, tasks/result, task-augmented calls)
+
+
 def assert_client_keeps_to_the_revision(run_client: RunClient, server: ScriptedPeer) -> None:
     """Every request and notification the client sends in a session has only members the negotiated
     revision defines: each other member is named, with its frame (the published schema's own rules are
-    the schema rows' business)."""
+    the schema rows' business). Where tasks are defined (2025-11-25) and the scripted Streamable HTTP server
+    can serve them, a second session calls its tools as a task-aware application does (``task_tool_calls``:
+    a task created, polled with tasks/get, its result fetched), if the client offers that."""
     run_client("tools_call").require_completed()
+    if server.revision == TASKS_REVISION and isinstance(server, ScriptedServer):
+        ScriptedTasks(server)
+        with contextlib.suppress(pytest.skip.Exception):  # a client that makes no task calls: the first session
+            run_client("task_tool_calls").require_completed()
     messages = Tour(server.revision, "client", frames=server.frames()).messages()
     problems = [f"{member} in {m.describe()}" for m in messages for member in undefined_in(server.revision, m)]
     assert not problems, f"members {server.revision} does not define:\n" + "\n".join(problems)
