@@ -56,6 +56,14 @@ def test_the_header_decides_when_nothing_else_does() -> None:
     assert infer([post("2025-03-26")], KNOWN, None).revision == "2025-03-26"
 
 
+def test_a_metadata_documents_header_does_not_decide() -> None:
+    """An OAuth client may name another version in its metadata requests (the SDK names its latest: F-311);
+    the session's revision is its endpoint's, the path its POSTs go to."""
+    endpoint = [post("2025-11-25") | {"path": "/mcp"}] * 2
+    metadata = [post("2026-07-28") | {"method": "GET", "path": path} for path in ("/prm", "/.well-known/as", "/x")]
+    assert infer(endpoint + metadata, KNOWN, None).revision == "2025-11-25"
+
+
 def test_an_unanswered_initialize_names_what_was_asked() -> None:
     assert infer(initialize("2025-03-26", None), KNOWN, None).revision == "2025-03-26"
 

@@ -4,6 +4,7 @@ judges only the side under test when asked, and pairs a POST with its body only 
 from __future__ import annotations
 
 import copy
+import json
 import socket
 from typing import Any
 
@@ -241,3 +242,48 @@ def test_posts_in_flight_at_once_are_no_message_without_a_post() -> None:
     events = posts_and_bodies("P1 P2 2 1")
     assert Session(events, "2025-06-18").post_pairing == ({}, None)
     assert Session(posts_and_bodies("P1 1 2"), "2025-06-18").post_pairing[1] == (3, 1)
+
+
+def test_a_recorders_posted_initialize_opens_a_session_as_a_message_does() -> None:
+    """The harness's authorization traces keep a POST's JSON-RPC body in its http event: an initialize posted
+    without a session id there starts a session (the one refused with 401, then the one after the OAuth flow),
+    and one posted with the session's id stays in it."""
+
+    def posted(seq: int, body: dict, session_id: str | None = None) -> Event:
+        headers = {"mcp-session-id": session_id} if session_id else {}
+        return {
+            "seq": seq,
+            "direction": "client-to-server",
+            "transport": "streamable-http",
+            "kind": "http",
+            "method": "POST",
+            "path": "/mcp",
+            "headers": headers,
+            "body": json.dumps(body),
+        }
+
+    def answered(seq: int, status: int) -> Event:
+        return {
+            "seq": seq,
+            "direction": "server-to-client",
+            "transport": "streamable-http",
+            "kind": "http",
+            "method": "POST",
+            "path": "/mcp",
+            "status": status,
+            "headers": {},
+        }
+
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+    events = [
+        posted(1, init),
+        answered(2, 401),
+        posted(3, init),
+        answered(4, 200),
+        posted(5, listing, "s"),
+        answered(6, 200),
+        posted(7, init, "s"),
+        answered(8, 200),
+    ]
+    assert [[e["seq"] for e in session] for session in split(events)] == [[1, 2], [3, 4, 5, 6, 7, 8]]

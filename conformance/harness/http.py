@@ -270,6 +270,14 @@ class HttpTransport(Peer):
                 if connection in self._connections:
                     self._connections.remove(connection)
 
+    def traced_path(self) -> str | None:
+        """The path of the exchange under way, for its trace's http events (None: not written)."""
+        return None
+
+    def _trace_request(self, method: str, headers: dict[str, str]) -> None:
+        where = {"path": path} if (path := self.traced_path()) is not None else {}
+        self.trace.record("client-to-server", "http", method=method, headers=headers, **where)
+
     def _record(self, method: str, response: http.client.HTTPResponse, target: str) -> Exchange:
         headers = {k.lower(): v for k, v in response.getheaders()}
         status = response.status
@@ -277,7 +285,8 @@ class HttpTransport(Peer):
             status, headers = self.fault.rewrite_http(target, status, headers)
         exchange = Exchange(method, status, headers)
         self.exchanges.append(exchange)
-        self.trace.record("server-to-client", "http", method=method, status=status, headers=headers)
+        where = {"path": path} if (path := self.traced_path()) is not None else {}
+        self.trace.record("server-to-client", "http", method=method, status=status, headers=headers, **where)
         return exchange
 
 
@@ -328,6 +337,12 @@ class HttpPeer(HttpTransport):
     def _send_http(self, method: str, body: bytes | None, headers: dict[str, str]) -> http.client.HTTPResponse:
         return self._request(method, self.url, body, headers)
 
+    def traced_path(self) -> str:
+        """The path and query of the peer's URL: a test may point the peer at a document beside the endpoint
+        (protected-resource metadata), and a validator tells the MCP endpoint's exchanges from others by it."""
+        parts = urllib.parse.urlsplit(self.url)
+        return urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
+
     def exchange(
         self,
         method: str,
@@ -351,7 +366,7 @@ class HttpPeer(HttpTransport):
                 if isinstance(item, dict) and "id" in item and "method" in item:
                     self._pending_methods[item["id"]] = item["method"]
         sent = headers if headers is not None else self.headers_for(frame)
-        self.trace.record("client-to-server", "http", method=method, headers=sent)
+        self._trace_request(method, sent)
         response = self._send_http(method, body, sent)
         target = _target(method, frame)
         exchange = self._record(method, response, target)
@@ -369,7 +384,8 @@ class HttpPeer(HttpTransport):
         finally:
             self._done(response)
         json_success = exchange.status < 300 and exchange.headers.get("content-type", "").startswith("application/json")
-        if exchange.events or json_success:
+        at_endpoint = urllib.parse.urlsplit(self.url).path == self.path  # not a document beside it
+        if at_endpoint and (exchange.events or json_success):
             self._record_arrived(exchange)
         return exchange
 
@@ -408,7 +424,7 @@ class HttpPeer(HttpTransport):
 
     def _transmit(self, data: bytes, frame: Any) -> None:
         headers = self.headers_for(frame)
-        self.trace.record("client-to-server", "http", method="POST", headers=headers)
+        self._trace_request("POST", headers)
         response = self._send_http("POST", data, headers)
         exchange = self._record("POST", response, _target("POST", frame))
         session = exchange.headers.get("mcp-session-id")
@@ -444,7 +460,7 @@ class HttpPeer(HttpTransport):
         self._check_own(frame)
         self.trace.message("client-to-server", frame)
         headers = self.headers_for(frame)
-        self.trace.record("client-to-server", "http", method="POST", headers=headers)
+        self._trace_request("POST", headers)
         response = self._send_http("POST", json.dumps(frame, separators=(",", ":")).encode(), headers)
         streamed = self._record("POST", response, _target("POST", frame)).headers.get("content-type", "")
         handle = OpenRequest(response, self.trace, frame["id"])
@@ -474,7 +490,7 @@ class HttpPeer(HttpTransport):
         ``EventStream``; an answer that is not an event stream is read whole into the stream's
         ``exchange`` and the stream is over at once."""
         sent = headers if headers is not None else self.headers_for(None)
-        self.trace.record("client-to-server", "http", method=method, headers=sent)
+        self._trace_request(method, sent)
         response = self._send_http(method, None, sent)
         exchange = self._record(method, response, method)
         if exchange.headers.get("content-type", "").startswith("text/event-stream"):
@@ -517,7 +533,7 @@ class HttpPeer(HttpTransport):
             return
         headers = self.headers_for(None) | {"Accept": "text/event-stream", "Last-Event-ID": last_id}
         headers.pop("Content-Type", None)
-        self.trace.record("client-to-server", "http", method="GET", headers=headers)
+        self._trace_request("GET", headers)
         with contextlib.suppress(AssertionError, OSError):
             response = self._send_http("GET", None, headers)
             if self._record("GET", response, "GET").headers.get("content-type", "").startswith("text/event-stream"):

@@ -49,10 +49,12 @@ def infer(events: list[Event], known: list[str], asked_for: str | None) -> Infer
     session at a revision it does not speak would report the revisions' differences as violations; the
     difference is noted instead. ``asked_for`` decides only when the trace names no known revision."""
     asked, answered, meta = _message_versions(events)
+    requests = [e for e in events if e["kind"] == "http" and e["direction"] == "client-to-server"]
+    posted_to = {e.get("path") for e in requests if e.get("method") == "POST"}
     headers = Counter(
         value
-        for event in events
-        if event["kind"] == "http" and event["direction"] == "client-to-server"
+        for event in requests
+        if event.get("path") in posted_to  # the endpoint's: a metadata GET's names the OAuth code's choice (F-311)
         for value in [header(event, PROTOCOL_VERSION_HEADER)]
         if value is not None
     )

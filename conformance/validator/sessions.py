@@ -23,6 +23,7 @@ writes each session to a trace of its own).
 
 from __future__ import annotations
 
+import json
 from itertools import pairwise
 
 from conformance.validator.reader import Event
@@ -35,7 +36,7 @@ PROBES = ("initialize", "server/discover")
 def _opens_http_session(events: list[Event], index: int, post_at: dict[int, int]) -> int | None:
     """The index the session opened by the request at ``index`` starts at (its POST's, when that is certain
     and was recorded before it), or None when its POST names a session (a re-initialize within it)."""
-    post_index = post_at.get(events[index]["seq"])
+    post_index = index if events[index]["kind"] == "http" else post_at.get(events[index]["seq"])
     if post_index is None:
         return index
     if header(events[post_index], SESSION_ID_HEADER) is not None:
@@ -44,12 +45,23 @@ def _opens_http_session(events: list[Event], index: int, post_at: dict[int, int]
 
 
 def _client_method(event: Event) -> str | None:
-    """The method of the client request the event carries, if it carries one of PROBES."""
-    if event["kind"] != "message" or event["direction"] != "client-to-server":
+    """The method of the client request the event carries, if it carries one of PROBES: a message, or a POST
+    whose recorder kept its JSON-RPC body in the http event (``body``: the harness's authorization traces)."""
+    if event["direction"] != "client-to-server":
         return None
-    payload = event["payload"]
+    payload = event["payload"] if event["kind"] == "message" else _posted(event)
     frames = payload if isinstance(payload, list) else [payload]
     return next((f["method"] for f in frames if isinstance(f, dict) and f.get("method") in PROBES and "id" in f), None)
+
+
+def _posted(event: Event) -> object:
+    """The JSON value of a POST's recorded ``body``, or None."""
+    if event["kind"] != "http" or event.get("method") != "POST" or not isinstance(event.get("body"), str):
+        return None
+    try:
+        return json.loads(event["body"])
+    except ValueError:
+        return None
 
 
 def _with_what_came_before(events: list[Event], index: int, start: int) -> int:
@@ -84,7 +96,7 @@ def cuts(events: list[Event]) -> list[int]:
             found.append(opening)
             start, substantial, transport, began_with = opening, False, None, None
             endpoints = 1 if event.get("event") == "endpoint" else 0
-        if event["kind"] == "message":
+        if event["kind"] == "message" or method is not None:
             substantial, transport = True, transport or event["transport"]
         began_with = began_with or method
     return found
