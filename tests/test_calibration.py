@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from conformance.capture.calibration import Findings, Pair, compare, failing_cell, live_verdict, summary
+from conformance.capture.calibration import (
+    Findings,
+    Pair,
+    broken_elsewhere,
+    compare,
+    failing_cell,
+    live_verdict,
+    summary,
+)
 from conformance.catalogue.spec_pin import PROJECT_ROOT
 
 # Client cells the SDK passes (request ids never null) and one its finding F-040 gaps (it sends prompts/list
@@ -120,3 +128,20 @@ def test_a_failing_cell_is_held_to_its_traces_together() -> None:
     assert (missed.offline, missed.agrees) == ("pass", False)
     assert failing_cell([url_only]) == url_only
     assert carried.other_traces == ("form.jsonl",)
+
+
+def test_a_passed_cell_is_held_to_every_trace_of_the_run() -> None:
+    """The suite passed the server's structured-content mirroring on the one tool its test calls; another
+    test's session, judged for the same side at the same revision, shows a tool that breaks it: a
+    disagreement naming that trace. A trace judged for the other side, or at another revision, is not."""
+    requirement = "tools-structured-content-text-mirror"
+    broken = {"outcome": "warn", "id": requirement, "side": "server", "findings": [{"seq": 7, "reason": "no JSON"}]}
+    session = {"revision": "2025-06-18", "requirements": [broken]}
+    validation = {"sessions": [session], "directions": {7: "server-to-client"}}
+    reports = {("other.jsonl", "server"): validation, ("client.jsonl", "client"): validation}
+    passed = {(requirement, "2025-06-18", "server"), (requirement, "2025-11-25", "server")}
+    (pair,) = broken_elsewhere(reports, passed)
+    assert (pair.revision, pair.side, pair.trace) == ("2025-06-18", "server", "other.jsonl")
+    assert pair.elsewhere and pair.judged_both_ways and not pair.agrees
+    assert "another test's trace other.jsonl" in summary([pair])
+    assert "cells passed live that another test's trace breaks offline: 1" in summary([pair])

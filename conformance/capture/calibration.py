@@ -10,7 +10,10 @@ transport, for a cell that fails):
 - a cell gapped to a finding (``F-NNN``, in the coverage modules or the target's profile): its traces
   must fail (or warn on) that requirement offline too, one of them at least (a test may record several
   sessions and meet the fault in one), which the pair names;
-- a cell the suite failed or warned on: likewise.
+- a cell the suite failed or warned on: likewise;
+- a cell the suite passes, against every other trace of the run judged for its side too: a test may look
+  at one tool of many, and another test's session show the same requirement broken at that revision (the
+  live test's blind spot, or the validator's misreading): a disagreement as well, naming that trace.
 
 A pair agrees or disagrees only when both judged it: an offline ``not-observed``, ``not-applicable`` or
 ``excluded`` (or a trace of another revision, which the validator judges at that one) is counted as
@@ -58,6 +61,7 @@ class Pair:
     reason: str
     trace: str
     other_traces: tuple[str, ...] = ()  # a failing cell's traces besides the one named, judged with it
+    elsewhere: bool = False  # the trace is another test's: a cell the suite passed, broken offline there
 
     @property
     def expects_failure(self) -> bool:
@@ -73,7 +77,8 @@ class Pair:
 
     def describe(self) -> str:
         said = f"live: {self.live}; offline: {self.offline}" + (f" ({self.reason})" if self.reason else "")
-        return f"{self.requirement} {self.revision} {self.side}: {said}; trace {self.trace}"
+        whose = "another test's trace" if self.elsewhere else "trace"
+        return f"{self.requirement} {self.revision} {self.side}: {said}; {whose} {self.trace}"
 
 
 class Findings:
@@ -174,10 +179,32 @@ def compare(report_dir: Path, target: str, jobs: int | None = None) -> list[Pair
             continue
         pair = Pair(*key, live, *offline_verdict(validation, *key), trace=trace)
         if pair.expects_failure:
-            expecting_failure.setdefault((*key, live, validation.get("transport")), []).append(pair)
+            # per transport only where the run judged the cell per transport: a test of one cell may open a
+            # session over another transport (F-010's test tries stdio, then Streamable HTTP)
+            per_transport = len(cell.get("transports") or {}) > 1
+            group = (*key, live, validation.get("transport") if per_transport else None)
+            expecting_failure.setdefault(group, []).append(pair)
         else:
             pairs.append(pair)
-    return pairs + [failing_cell(group) for group in expecting_failure.values()]
+    passed = {(c["requirement"], c["revision"], c["side"]) for c in report["cells"] if c["outcome"] == "pass"}
+    return pairs + [failing_cell(group) for group in expecting_failure.values()] + broken_elsewhere(reports, passed)
+
+
+def broken_elsewhere(reports: dict[tuple[str, str], dict[str, Any]], passed: set[tuple[str, str, str]]) -> list[Pair]:
+    """A cell the suite passed, held to every trace of the run judged for its side, not only its own test's: a
+    test may look at one tool of many, and another test's session may show the same requirement broken (or the
+    validator misread it). One pair per such cell, naming the first trace (in order) that breaks it."""
+    found: dict[tuple[str, str, str], Pair] = {}
+    for (trace, side), validation in sorted(reports.items()):
+        for session in validation.get("sessions", ()):
+            for entry in session["requirements"]:
+                key = (entry["id"], session["revision"], side)
+                if entry["outcome"] not in BROKEN or key not in passed or key in found:
+                    continue
+                verdict, reason = session_verdict(session, validation["directions"], *key)
+                if verdict in BROKEN:
+                    found[key] = Pair(*key, "pass", verdict, reason, trace, elsewhere=True)
+    return list(found.values())
 
 
 def failing_cell(group: list[Pair]) -> Pair:
@@ -196,13 +223,16 @@ def live_verdict(cell: dict[str, Any], transport: str | None, findings: Findings
     """The suite's verdict on ``cell`` over the trace's ``transport`` (a finding may break a cell over one
     transport only, as F-120 does over stdio): pass, fail, warn, the finding that gaps it, or None (not
     judged live: fixture missing, not exercised, a gap to no finding)."""
-    outcome = (cell.get("transports") or {}).get(transport) or cell["outcome"]
+    by_transport = cell.get("transports") or {}
+    outcome = (by_transport.get(transport) if len(by_transport) > 1 else None) or cell["outcome"]
     if outcome == "gap":
         return findings.of(cell["requirement"], cell["revision"], cell["side"])
     return outcome if outcome in JUDGED_OFFLINE else None
 
 
 def summary(pairs: list[Pair]) -> str:
+    elsewhere = [p for p in pairs if p.elsewhere]
+    pairs = [p for p in pairs if not p.elsewhere]
     judged = [p for p in pairs if p.judged_both_ways]
     disagreements = [p for p in judged if not p.agrees]
     by_live = Counter("gapped to a finding" if p.expects_failure else "passed live" for p in judged)
@@ -211,8 +241,9 @@ def summary(pairs: list[Pair]) -> str:
         f"cell and trace pairs: {len(pairs)}; "
         f"judged both ways: {len(judged)} ({', '.join(f'{n} {k}' for k, n in sorted(by_live.items())) or 'none'}); "
         f"agreements: {len(judged) - len(disagreements)}; disagreements: {len(disagreements)}",
+        f"cells passed live that another test's trace breaks offline: {len(elsewhere)}",
     ]
-    lines += [f"DISAGREE {p.describe()}" for p in disagreements]
+    lines += [f"DISAGREE {p.describe()}" for p in [*disagreements, *elsewhere]]
     failed = {p.trace: p.reason for p in pairs if p.offline == VALIDATOR_ERROR}
     lines += [f"VALIDATOR ERROR on {trace}: {reason}" for trace, reason in sorted(failed.items())]
     return "\n".join(lines)
