@@ -2585,12 +2585,17 @@ def place_of_answer(scripted: Any, request_id: str) -> int:
     )
 
 
+def progress_after_cancellation(scripted: Any) -> tuple[Any, dict, list[dict]]:
+    """The client's task, its answer to our tasks/cancel, and the progress of the task after that answer."""
+    task_id, result = cancelled_answer(scripted)
+    since = place_of_answer(scripted, f"{FOLLOWUP_ID}tasks/cancel")
+    return task_id, result, [f["params"] for n, f in progress_of_task(scripted) if n > since]
+
+
 def check_work_stopped(scripted: Any) -> None:
-    cancelled_answer(scripted)
+    _, _, after = progress_after_cancellation(scripted)
     if not progress_of_task(scripted):
         pytest.skip("fixture-missing: the client's task reported no progress, so its work is not seen")
-    since = place_of_answer(scripted, f"{FOLLOWUP_ID}tasks/cancel")
-    after = [f["params"] for n, f in progress_of_task(scripted) if n > since]
     assert not after, f"the client's task went on working after tasks/cancel was answered: progress {after}"
 
 
@@ -2686,13 +2691,24 @@ def check_no_progress_after_the_end(scripted: Any) -> None:
     assert not late, f"the client reported progress of its task {task_id!r} after the task had ended: {late}"
 
 
+def check_no_progress_once_cancelled(scripted: Any) -> None:
+    task_id, result, late = progress_after_cancellation(scripted)
+    if result.get("status") != "cancelled":
+        pytest.skip(f"fixture-missing: tasks/cancel left the client's task {result.get('status')!r}")
+    assert not late, f"the client reported progress of its task {task_id!r} after answering it cancelled: {late}"
+
+
 @for_req("progress-task-stop-at-terminal", "client")
 def test_the_clients_task_progress_stops_at_its_end(revision: str, run_stdio_client: Any, scripted_stdio: Any) -> None:
     """A task-augmented sampling request asking for progress, the task awaited to its end (tasks/result): no
     progress of the task follows the first sign of its end (the tasks/result answer, a terminal status
-    notification)."""
+    notification). Then, from a client that declares tasks.cancel, another such task cancelled at once: no
+    progress of it follows its answer to tasks/cancel (cancelled is terminal too)."""
     run = progressing_run(run_stdio_client, scripted_stdio, END_FOLLOWUPS)
     run.judge(lambda: check_no_progress_after_the_end(scripted_stdio))
+    if isinstance(declared_tasks(scripted_stdio).get("cancel"), dict):
+        run = progressing_run(run_stdio_client, scripted_stdio, CANCEL_FOLLOWUPS)
+        run.judge(lambda: check_no_progress_once_cancelled(scripted_stdio))
 
 
 # -- the client as requestor over Streamable HTTP: its task messages on the transport (2025-11-25) ----------------
