@@ -229,14 +229,13 @@ class ScriptedStream:
     def open(self, headers: Mapping[str, str]) -> None:
         handler = self.handler
         handler.protocol_version = "HTTP/1.1"
-        handler.send_response(200)
         fixed = SSE_HEADERS | {"Transfer-Encoding": "chunked"}
+        method = "GET" if self.record.method == "GET" else "POST"  # the HTTP method it answers
+        self.server.trace.record("server-to-client", "http", method=method, status=200, headers=fixed | dict(headers))
+        handler.send_response(200)
         for name, value in (fixed | {"Connection": "close"} | dict(headers)).items():
             handler.send_header(self.server.header_name(name), value)
         handler.end_headers()
-        sent = fixed | dict(headers)
-        method = "GET" if self.record.method == "GET" else "POST"  # the HTTP method it answers
-        self.server.trace.record("server-to-client", "http", method=method, status=200, headers=sent)
 
     def send(self, frame: Any, retry_ms: int | None = None) -> bool:
         """One event carrying ``frame`` (None: a priming event, no data); False once the client has gone."""
@@ -707,11 +706,11 @@ class ScriptedServer:
         sent = dict(SSE_HEADERS)
         if self.session_id and self.revision != MODERN:
             sent["Mcp-Session-Id"] = self.session_id
+        self.trace.record("server-to-client", "http", method=received.method, status=200, headers=sent)
         handler.send_response(200)
         for name, value in sent.items():
             handler.send_header(name, value)
         handler.end_headers()
-        self.trace.record("server-to-client", "http", method=received.method, status=200, headers=sent)
 
         def event(frame: dict) -> bool:
             self.trace.message("server-to-client", frame)
@@ -780,6 +779,13 @@ class ScriptedServer:
             self.received.append(received)
         self.trace.record("client-to-server", "http", method=received.method, headers=received.headers)
         body = json.dumps(payload).encode() if payload is not None else b""
+        # recorded before it goes: once sent, the client's next POST (another thread) may be recorded first,
+        # and the trace would show the client acting before the answer it acted on
+        self.trace.record(
+            "server-to-client", "http", method=received.method, status=status, headers=dict(headers or {})
+        )
+        if payload is not None:
+            self.trace.message("server-to-client", payload)
         handler.send_response(status)
         for name, value in (headers or {}).items():
             handler.send_header(self.header_name(name), value)
@@ -788,11 +794,6 @@ class ScriptedServer:
         handler.send_header(self.header_name("Content-Length"), str(len(body)))
         handler.end_headers()
         handler.wfile.write(body)
-        self.trace.record(
-            "server-to-client", "http", method=received.method, status=status, headers=dict(headers or {})
-        )
-        if payload is not None:
-            self.trace.message("server-to-client", payload)
 
     # -- the transport's own behaviour, scripted (see StreamScript, GetStreamScript) -------------------
 
