@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.validator.outcomes import Trace, judge
-from tests.validator import corpus
+from tests.validator import conforming_sessions, corpus
 
 INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}
 ANSWER = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}
@@ -88,3 +88,22 @@ def test_a_required_task_tool_binds_only_where_the_server_declared_tool_tasks() 
     client may make no task at all, so its plain call is right."""
     assert outcome_of(tool_tasks(declared=False), "tasks-tools-required-augmented")["outcome"] == "not-applicable"
     assert outcome_of(tool_tasks(declared=True), "tasks-tools-required-augmented")["outcome"] == "fail"
+
+
+def integer_header_call(header_value: str, answer: dict[str, Any], status: int) -> list[dict[str, Any]]:
+    """A 2026-07-28 call of a tool whose integer argument count (42) is mirrored as Mcp-Param-Count:
+    ``header_value``, answered with ``answer``."""
+    events = conforming_sessions.base(conforming_sessions.MODERN_HTTP)
+    conforming_sessions._list_mirror_tool(events)
+    call = conforming_sessions._call("counted", "mirror", {"count": 42})
+    conforming_sessions._post(events, call, answer, status, headers={"Mcp-Param-Count": header_value})
+    return conforming_sessions.closed(events)
+
+
+def test_an_integer_header_matches_its_argument_as_a_number() -> None:
+    """Mcp-Param-Count: 42.0 carries the argument 42 (server validation compares integers as numbers), so a
+    server serving it served no mismatch; 43 is one, and serving it breaks the clause."""
+    requirement = "streamable-http-reject-header-body-mismatch"
+    served = integer_header_call("42.0", conforming_sessions.DONE, 200)
+    assert outcome_of(served, requirement)["outcome"] == "not-observed"
+    assert outcome_of(integer_header_call("43", conforming_sessions.DONE, 200), requirement)["outcome"] == "fail"
