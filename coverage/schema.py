@@ -423,6 +423,13 @@ GAPS: list[Gap] = [
         revisions="2024-11-05",
     ),
     Gap(
+        "schema-get-prompt-result",
+        "server",
+        "F-110",
+        "a prompts/get result carries audio content, which 2024-11-05's PromptMessage does not admit",
+        revisions="2024-11-05",
+    ),
+    Gap(
         "schema-result-server",
         "server",
         "L-130",

@@ -314,6 +314,13 @@ ROLES: Mapping[str, Role] = _roles(
         official="test_prompt_with_embedded_resource",
     ),
     Role(
+        "image-prompt",
+        "prompt",
+        "a prompt taking no arguments whose messages hold image content",
+        official="test_prompt_with_image",
+    ),
+    Role("audio-prompt", "prompt", "a prompt taking no arguments whose messages hold audio content"),
+    Role(
         "input-required-prompt",
         "prompt",
         "a prompt that first asks the client for input (2026-07-28's input-required result) before answering",

@@ -209,7 +209,14 @@ TOOL_ROLES = (
     "resource-updater",
 )
 SINCE_2025_11_25 = ("url-elicitation-tool", "task-sampling-tool")
-PROMPT_ROLES = ("simple-prompt", "arguments-prompt", "embedded-resource-prompt", "input-required-prompt")
+PROMPT_ROLES = (
+    "simple-prompt",
+    "arguments-prompt",
+    "embedded-resource-prompt",
+    "image-prompt",
+    "audio-prompt",
+    "input-required-prompt",
+)
 TIMED = (("ping", 2.0), ("roots/list", 0.2))  # timed-request-tool: answered; left unanswered (the server cancels)
 
 
