@@ -423,6 +423,14 @@ GAPS: list[Gap] = [
         revisions="2024-11-05",
     ),
     Gap(
+        "schema-elicit-request",
+        "server",
+        "F-404",
+        "the SEP-1330 tool's elicitation asks multi-select (array) fields, which 2025-06-18's primitive shapes do not "
+        "admit",
+        revisions="2025-06-18",
+    ),
+    Gap(
         "schema-get-prompt-result",
         "server",
         "F-110",

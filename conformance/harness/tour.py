@@ -200,6 +200,7 @@ TOOL_ROLES = (
     "progress-tool",
     "sampling-tool",
     "elicitation-tool",
+    "elicitation-enums-tool",
     "roots-tool",
     "url-elicitation-tool",
     "task-sampling-tool",
