@@ -99,10 +99,11 @@ def errors_among(frames: list) -> list[dict]:
 
 def client_errors(run_stdio_client: RunClient, scripted_stdio: ScriptedStdio) -> list[dict]:
     """The error objects of the client's answers to what the scripted stdio server asks it: a ping and a
-    method nobody defines (at 2026-07-28 a client gets no requests at all, so both are refused)."""
+    method nobody defines. At 2026-07-28 a server asks a stdio client nothing (it writes no requests, the
+    client no responses: exchanges.client_responses), so no error of the client's comes up there."""
     errors = error_objects(client_responses(run_stdio_client, scripted_stdio))
     if not errors:
-        pytest.skip("fixture-missing: the client answered nothing with an error")
+        pytest.skip("fixture-missing: the client answered nothing with an error (at 2026-07-28 it is asked nothing)")
     return errors
 
 

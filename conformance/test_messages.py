@@ -32,7 +32,7 @@ from conformance.harness.frames import BOTH_TRANSPORTS, UNKNOWN_METHOD
 from conformance.harness.peer import ImplementationTimeout, Peer
 from conformance.harness.roles import bound, require_role
 from conformance.harness.schema import violations
-from conformance.harness.scripted_server import ScriptedPeer, ScriptedServer
+from conformance.harness.scripted_server import Pace, ScriptedPeer, ScriptedServer
 from conformance.harness.scripted_stdio import ScriptedStdio
 from conformance.harness.wire import Wire, is_response, params_of, tool_call
 from conformance.matrix.covers import for_req
@@ -618,8 +618,8 @@ def check_unique_in_flight(server: ScriptedPeer) -> int:
 def hold_back_prompts_list(server: ScriptedPeer) -> None:
     """The answer to the client's prompts/list waits (bounded) until its resources/list, started at the
     same time, has come too: a client that sends them concurrently then has both in flight at once."""
-    if isinstance(server, ScriptedStdio):  # waiting for the client's answer to a ping holds the answer back
-        server.push["prompts/list"] = [PUSHED[0]]
+    if isinstance(server, ScriptedStdio):  # a paced answer comes late (a ping, which 2026-07-28 forbids, no more)
+        server.paces["prompts/list"] = Pace(delay=HOLD_BACK_SECONDS)
         return
     assert isinstance(server, ScriptedServer)
     came = threading.Event()
