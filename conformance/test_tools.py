@@ -22,7 +22,8 @@ from urllib.parse import urlsplit
 import pytest
 from jsonschema import Draft202012Validator, SchemaError, validators
 
-from conformance.harness.frames import BOTH_TRANSPORTS
+from conformance.harness.frames import BOTH_TRANSPORTS, SECOND_SERVER_VARIABLE
+from conformance.harness.launcher import Launcher
 from conformance.harness.peer import Peer, precondition
 from conformance.harness.roles import bound, optional_roles, require_role
 from conformance.harness.scripted_server import ScriptedServer, listing_tools
@@ -44,7 +45,7 @@ from conformance.harness.surface import (
     text_of,
 )
 from conformance.matrix.covers import for_req
-from conformance.run.plugin import ClientRun, SessionFactory
+from conformance.run.plugin import ClientRun, SessionFactory, run_client_process
 
 TOOL_NAME_CHARACTERS = re.compile(r"^[A-Za-z0-9_.-]+$")
 SPECIAL_CHARACTER = re.compile(r"[^A-Za-z0-9_.-]")
@@ -479,29 +480,38 @@ def test_the_client_resolves_refs_as_the_base_protocol_says(
 
 # -- the client side: a client aggregating the tools of several servers (2026-07-28) ------------------------
 #
-# The driver's ``aggregate_two_servers`` connects twice to the scripted server (two servers to the client,
-# each listing a tool ``search``), aggregates both as the client's aggregator does (the SDK's
-# ``ClientSessionGroup``, its naming as it comes), and calls every tool it then offers.
+# The driver's ``aggregate_two_servers`` connects to two scripted servers (the second's URL in
+# SECOND_SERVER_VARIABLE; each a listener and a trace of its own, each listing a tool ``search``), aggregates
+# both as the client's aggregator does (the SDK's ``ClientSessionGroup``, its naming as it comes), and calls
+# every tool it then offers.
 
 SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 SHARED_TOOL = "search"
+Servers = tuple[ScriptedServer, ScriptedServer]
 
 
-def two_servers(server: ScriptedServer, names: tuple[str, str]) -> None:
-    """The scripted server lists one tool, SHARED_TOOL, and names itself ``names[0]`` in its first
-    server/discover result and ``names[1]`` in every later one (each connection discovers once)."""
-    script_tools(server, [plain_tool(SHARED_TOOL)])
-    discover = server.answers["server/discover"]
-    answered: list[int] = []
+def name_servers(servers: Servers, names: tuple[str, str]) -> None:
+    """Each scripted server lists one tool, SHARED_TOOL, and names itself in its server/discover result: the
+    first ``names[0]``, the second ``names[1]``."""
+    for server, name in zip(servers, names, strict=True):
+        script_tools(server, [plain_tool(SHARED_TOOL)])
+        discover = server.answers["server/discover"]
 
-    def answer(frame: dict) -> dict:
-        name = names[min(len(answered), 1)]
-        answered.append(1)
-        result = discover(frame)
-        info = dict(result.get("_meta", {}).get(SERVER_INFO_META, {})) | {"name": name}
-        return result | {"_meta": {**result.get("_meta", {}), SERVER_INFO_META: info}}
+        def answer(frame: dict, discover: Callable[[dict], dict] = discover, name: str = name) -> dict:
+            result = discover(frame)
+            info = dict(result.get("_meta", {}).get(SERVER_INFO_META, {})) | {"name": name}
+            return result | {"_meta": {**result.get("_meta", {}), SERVER_INFO_META: info}}
 
-    server.answers["server/discover"] = answer
+        server.answers["server/discover"] = answer
+
+
+def aggregate(client_launcher: Launcher, revision: str, servers: Servers) -> ClientRun:
+    """The client under test through ``aggregate_two_servers``, told both servers' URLs."""
+    first, second = servers
+    environment = {SECOND_SERVER_VARIABLE: second.url}
+    return run_client_process(
+        client_launcher, "aggregate_two_servers", revision, [first.url], fault=first.fault, env=environment
+    )
 
 
 def aggregated(run: ClientRun) -> dict:
@@ -510,45 +520,54 @@ def aggregated(run: ClientRun) -> dict:
     return report
 
 
-def assert_kept_apart(run: ClientRun, server: ScriptedServer, names: tuple[str, str], since: int = 0) -> None:
+def assert_kept_apart(
+    run: ClientRun, servers: Servers, names: tuple[str, str], since: tuple[int, int] = (0, 0)
+) -> None:
     """Two names offered to the application for the two servers' SHARED_TOOL, and each server's tool
-    called by its own name (among the tool calls from the ``since``-th on)."""
+    called by its own name (among each server's tool calls from the ``since``-th on)."""
     report = aggregated(run)
     offered = report.get("tools") or []
     assert len(set(offered)) == 2, (
         f"two servers (serverInfo names {list(names)}) each listed {SHARED_TOOL!r}; the application was offered "
         f"{offered}" + (f" (the client refused: {report['refused']})" if "refused" in report else "")
     )
-    called = client_calls(server)[since:]
-    assert called == [SHARED_TOOL, SHARED_TOOL], f"the servers' tools were called as {called}"
+    called = [client_calls(server)[start:] for server, start in zip(servers, since, strict=True)]
+    assert called == [[SHARED_TOOL], [SHARED_TOOL]], f"the two servers' tools were called as {called}"
 
 
 @for_req("tools-aggregator-disambiguate-names", "client")
 def test_an_aggregating_client_keeps_equally_named_tools_apart(
-    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+    revision: str,
+    client_launcher: Launcher,
+    scripted_server: ScriptedServer,
+    second_scripted_server: ScriptedServer,
 ) -> None:
     """Two servers, named apart, each list ``search``: the aggregating client offers its application two
     names (a prefix, or any scheme of its own) and calls each server's tool by the server's own name."""
-    names = ("mcp-matrix-alpha", "mcp-matrix-beta")
-    two_servers(scripted_server, names)
-    run = run_client("aggregate_two_servers")
-    run.judge(lambda: assert_kept_apart(run, scripted_server, names))
+    servers, names = (scripted_server, second_scripted_server), ("mcp-matrix-alpha", "mcp-matrix-beta")
+    name_servers(servers, names)
+    run = aggregate(client_launcher, revision, servers)
+    run.judge(lambda: assert_kept_apart(run, servers, names))
 
 
 @for_req("tools-aggregator-not-rely-on-server-name", "client")
 def test_an_aggregating_client_does_not_tell_servers_apart_by_their_name(
-    revision: str, run_client: RunClient, scripted_server: ScriptedServer
+    revision: str,
+    client_launcher: Launcher,
+    scripted_server: ScriptedServer,
+    second_scripted_server: ScriptedServer,
 ) -> None:
     """First two servers named apart, then two with the same serverInfo name, each pair listing ``search``
     twice: a client that keeps the first pair apart (it disambiguates) keeps the second apart too, by
     something else than the name. A client that keeps not even the first pair apart disambiguates nothing:
     the other row's to judge, not this one's."""
-    two_servers(scripted_server, ("mcp-matrix-alpha", "mcp-matrix-beta"))
-    named_apart = aggregated(run_client("aggregate_two_servers"))
+    servers = (scripted_server, second_scripted_server)
+    name_servers(servers, ("mcp-matrix-alpha", "mcp-matrix-beta"))
+    named_apart = aggregated(aggregate(client_launcher, revision, servers))
     if len(set(named_apart.get("tools") or [])) != 2:
         pytest.skip(f"fixture-missing: the client does not keep even servers named apart apart: {named_apart}")
-    earlier = len(client_calls(scripted_server))
+    earlier = (len(client_calls(scripted_server)), len(client_calls(second_scripted_server)))
     names = ("mcp-matrix-twin", "mcp-matrix-twin")
-    two_servers(scripted_server, names)
-    run = run_client("aggregate_two_servers")
-    run.judge(lambda: assert_kept_apart(run, scripted_server, names, since=earlier))
+    name_servers(servers, names)
+    run = aggregate(client_launcher, revision, servers)
+    run.judge(lambda: assert_kept_apart(run, servers, names, since=earlier))

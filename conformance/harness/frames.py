@@ -34,6 +34,9 @@ def modern_meta(protocol_version: str, capabilities: dict | None = None) -> dict
 # The client driver's contract (conformance/fixtures/client.py), as the official suite runs clients.
 SCENARIO_VARIABLE = "MCP_CONFORMANCE_SCENARIO"
 REVISION_VARIABLE = "MCP_MATRIX_REVISION"
+# A scenario whose client talks to two servers (``aggregate_two_servers``): the second one's URL, the first
+# being the last argument as ever; each server a listener and a trace of its own.
+SECOND_SERVER_VARIABLE = "MCP_MATRIX_SECOND_SERVER"
 REPORT_PREFIX = "mcp-matrix: "  # a line the client driver prints for its application (``ClientRun.report``)
 COMPLETED = f"{REPORT_PREFIX}scenario completed"  # the last line on stdout of a scenario that ran to its end
 # A client driver whose client library lacks what a scenario needs prints this, then why, and exits 0:

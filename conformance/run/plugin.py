@@ -551,12 +551,17 @@ ScriptedHttp = TypeVar("ScriptedHttp", bound=ScriptedServer)
 
 
 def _scripted_http(
-    kind: type[ScriptedHttp], transport: str, revision: str, request: pytest.FixtureRequest
+    kind: type[ScriptedHttp], transport: str, revision: str, request: pytest.FixtureRequest, further: int = 0
 ) -> Iterator[ScriptedHttp]:
     """A scripted HTTP server of ``revision`` for one test: traced, faulted under --falsify, its own
-    schema mistakes a harness error, its trace kept only if the test fails."""
-    trace = Trace(_trace_path(request), transport)
-    request.node.stash[TRACE_KEY] = trace.path
+    schema mistakes a harness error, its trace kept only if the test fails. ``further``: the number of a
+    further server of the test (its trace beside the test's, ``.N.jsonl``, a further session of it)."""
+    if further:
+        trace = Trace(_trace_path(request).with_suffix(f".{further}.jsonl"), transport)
+        request.node.stash.setdefault(FURTHER_TRACES_KEY, []).append(trace.path)
+    else:
+        trace = Trace(_trace_path(request), transport)
+        request.node.stash[TRACE_KEY] = trace.path
     fault = active_fault(request)
     server = kind(revision, trace, fault=fault)
     yield server
@@ -575,6 +580,13 @@ def scripted_server(revision: str, request: pytest.FixtureRequest) -> Iterator[S
     """The harness as a Streamable HTTP server of ``revision`` for the client under test; its record is
     the evidence."""
     yield from _scripted_http(ScriptedServer, "streamable-http", revision, request)
+
+
+@pytest.fixture
+def second_scripted_server(revision: str, request: pytest.FixtureRequest) -> Iterator[ScriptedServer]:
+    """Another scripted Streamable HTTP server, for a client that talks to two at once (an aggregating host):
+    a listener and a trace of its own, so that no trace mixes two servers' sessions."""
+    yield from _scripted_http(ScriptedServer, "streamable-http", revision, request, further=2)
 
 
 @pytest.fixture

@@ -46,6 +46,7 @@ from conformance.fixtures.host import broken_answer, form_answer, trace_context
 
 SCENARIO_VARIABLE = "MCP_CONFORMANCE_SCENARIO"
 REVISION_VARIABLE = "MCP_MATRIX_REVISION"
+SECOND_SERVER_VARIABLE = "MCP_MATRIX_SECOND_SERVER"  # aggregate_two_servers: the second server's URL
 MODERN = "2026-07-28"
 TIMEOUT_SECONDS = 10
 # The values of conformance/fixtures/client.py, which the tests read as the driver's.
@@ -827,11 +828,16 @@ async def lists_in_two_contexts(transport: Any, mode: str, options: dict[str, An
 
 
 async def aggregate_two_servers(transport: Any, mode: str, options: dict[str, Any]) -> None:
-    """Two connections to the peer aggregated by fastmcp's ClientGroup; every tool it offers called once."""
+    """Connections to the peer and to the second server aggregated by fastmcp's ClientGroup; every tool it offers
+    called once."""
     from fastmcp import ClientGroup
 
-    url = http_url(transport, "aggregate_two_servers")
-    clients = {name: Client(StreamableHttpTransport(url), mode=mode, **options) for name in AGGREGATED_SERVERS}
+    first = http_url(transport, "aggregate_two_servers")
+    urls = (first, os.environ.get(SECOND_SERVER_VARIABLE, first))  # the second server's URL, given beside the first
+    clients = {
+        name: Client(StreamableHttpTransport(url), mode=mode, **options)
+        for name, url in zip(AGGREGATED_SERVERS, urls, strict=True)
+    }
     async with ClientGroup(clients) as group:
         try:
             tools = [tool.name for tool in await group.list_tools()]
