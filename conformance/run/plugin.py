@@ -1007,7 +1007,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if finding and outcome in ("fail", "warn"):
             report.user_properties.append(("known-finding", finding))
         trace = item.stash.get(TRACE_KEY, None)
-        traces = tuple(str(path) for path in (trace, *item.stash.get(FURTHER_TRACES_KEY, [])) if path is not None)
+        # a scripted stdio server's runs after the first each have a trace (.N.jsonl): the cell's evidence too
+        stdio = [v for v in getattr(item, "funcargs", {}).values() if isinstance(v, ScriptedStdio)]
+        reruns = [path for server in stdio for path in server.paths[1:]]
+        further = dict.fromkeys([*item.stash.get(FURTHER_TRACES_KEY, []), *reruns])
+        traces = tuple(str(path) for path in (trace, *further) if path is not None)
         if outcome in ("fail", "warn", "inconclusive") and trace is not None:
             report.user_properties.append(("traces", traces))
             report.sections.append(("trace", f"session trace kept at {_shown(trace)}"))
