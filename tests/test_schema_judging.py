@@ -123,6 +123,31 @@ def test_an_undefined_member_fails_only_the_revision_rows() -> None:
 
 
 @pytest.mark.parametrize(
+    ("proposed", "expected"),
+    [
+        pytest.param("2025-11-25", [], id="proposed-revision-defines-it"),
+        pytest.param("2024-11-05", ["InitializeRequest: params.capabilities.elicitation"], id="proposed-lacks-it"),
+        pytest.param("2099-01-01", [], id="unknown-proposal-not-judged"),
+    ],
+)
+def test_the_initialize_request_is_held_to_the_revision_it_proposes(proposed: str, expected: list[str]) -> None:
+    """Sent before a revision is agreed, the client's initialize is judged by the revision it proposes, even in
+    a session that settles on 2024-11-05 (a version the suite does not know: nothing to judge it by)."""
+    frame = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": proposed,
+            "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "c", "version": "1"},
+        },
+    }
+    (message,) = Tour("2024-11-05", "client", frames=[frame]).of("InitializeRequest")
+    assert undefined_in("2024-11-05", message) == expected
+
+
+@pytest.mark.parametrize(
     ("fault", "definition"),
     [
         pytest.param(drop_field("tools/call", "result.content"), "CallToolResult", id="tools-call"),
