@@ -5,7 +5,7 @@ add its Cover and take its id off the list below.
 """
 
 from conformance.harness.exchanges import UNKNOWN_ID, client_sends
-from conformance.harness.faults import Fault, set_field, silence
+from conformance.harness.faults import set_field, silence
 from conformance.matrix.covers import Cover, Gap, gaps
 
 TESTS = "conformance/test_errors.py"
@@ -32,34 +32,11 @@ COVERS: list[Cover] = [
 ]
 
 
-def client_refuses_with(code: int) -> Fault:
-    """The client's record shows it refusing the server's unknown method with ``code``."""
-    return client_sends({"id": UNKNOWN_ID, "error": {"code": code, "message": "Refused."}})
-
-
 TWO_SENTENCES = "Resource not found. Check the URI and try again."  # an error message of two sentences
 
 # The codes over whole conversations (issue #4): the server's answers to bad requests, the client's to
 # what the scripted stdio server asks it, and the client's reactions to the codes it receives.
 COVERS += [
-    Cover(
-        "errors-retired-codes-not-emitted",
-        "client",
-        f"{TESTS}::test_the_client_emits_no_retired_code",
-        fault=client_refuses_with(-32002),
-    ),
-    Cover(
-        "errors-reserved-range-defined-only",
-        "client",
-        f"{TESTS}::test_the_clients_reserved_range_codes_are_defined_ones",
-        fault=client_refuses_with(-32050),
-    ),
-    Cover(
-        "errors-legacy-range-avoid",
-        "client",
-        f"{TESTS}::test_the_client_emits_no_legacy_range_code",
-        fault=client_refuses_with(-32010),
-    ),
     Cover(
         "errors-new-codes-outside-jsonrpc-range",
         "server",
@@ -67,22 +44,10 @@ COVERS += [
         fault=set_field("resources/read", "error.code", -32500),
     ),
     Cover(
-        "errors-new-codes-outside-jsonrpc-range",
-        "client",
-        f"{TESTS}::test_the_clients_own_codes_lie_outside_the_json_rpc_range",
-        fault=client_refuses_with(-32500),
-    ),
-    Cover(
         "errors-reserved-range-defined-meaning",
         "server",
         f"{TESTS}::test_the_server_uses_each_defined_code_for_its_condition_only",
         fault=set_field("resources/read", "error.code", -32021),
-    ),
-    Cover(
-        "errors-reserved-range-defined-meaning",
-        "client",
-        f"{TESTS}::test_the_client_uses_each_defined_code_for_its_condition_only",
-        fault=client_refuses_with(-32022),
     ),
     Cover(
         "errors-message-one-sentence-message",
