@@ -139,8 +139,9 @@ def test_a_passed_cell_is_held_to_every_trace_of_the_run() -> None:
     session = {"revision": "2025-06-18", "requirements": [broken]}
     validation = {"sessions": [session], "directions": {7: "server-to-client"}}
     reports = {("other.jsonl", "server"): validation, ("client.jsonl", "client"): validation}
-    passed = {(requirement, "2025-06-18", "server"), (requirement, "2025-11-25", "server")}
+    passed = {(requirement, "2025-06-18", "server"): {"own.jsonl"}, (requirement, "2025-11-25", "server"): set()}
     (pair,) = broken_elsewhere(reports, passed)
+    assert broken_elsewhere({("own.jsonl", "server"): validation}, passed) == []  # its own: compared pair by pair
     assert (pair.revision, pair.side, pair.trace) == ("2025-06-18", "server", "other.jsonl")
     assert pair.elsewhere and pair.judged_both_ways and not pair.agrees
     assert "another test's trace other.jsonl" in summary([pair])

@@ -186,20 +186,24 @@ def compare(report_dir: Path, target: str, jobs: int | None = None) -> list[Pair
             expecting_failure.setdefault(group, []).append(pair)
         else:
             pairs.append(pair)
-    passed = {(c["requirement"], c["revision"], c["side"]) for c in report["cells"] if c["outcome"] == "pass"}
+    passed_cells = [c for c in report["cells"] if c["outcome"] == "pass"]
+    passed = {(c["requirement"], c["revision"], c["side"]): set(c["traces"]) for c in passed_cells}
     return pairs + [failing_cell(group) for group in expecting_failure.values()] + broken_elsewhere(reports, passed)
 
 
-def broken_elsewhere(reports: dict[tuple[str, str], dict[str, Any]], passed: set[tuple[str, str, str]]) -> list[Pair]:
-    """A cell the suite passed, held to every trace of the run judged for its side, not only its own test's: a
-    test may look at one tool of many, and another test's session may show the same requirement broken (or the
-    validator misread it). One pair per such cell, naming the first trace (in order) that breaks it."""
+def broken_elsewhere(
+    reports: dict[tuple[str, str], dict[str, Any]], passed: dict[tuple[str, str, str], set[str]]
+) -> list[Pair]:
+    """A cell the suite passed (``passed``: each with its own traces, compared pair by pair already), held to
+    every other trace of the run judged for its side: a test may look at one tool of many, and another test's
+    session may show the same requirement broken (or the validator misread it). One pair per such cell, naming
+    the first trace (in order) that breaks it."""
     found: dict[tuple[str, str, str], Pair] = {}
     for (trace, side), validation in sorted(reports.items()):
         for session in validation.get("sessions", ()):
             for entry in session["requirements"]:
                 key = (entry["id"], session["revision"], side)
-                if entry["outcome"] not in BROKEN or key not in passed or key in found:
+                if entry["outcome"] not in BROKEN or key not in passed or key in found or trace in passed[key]:
                     continue
                 verdict, reason = session_verdict(session, validation["directions"], *key)
                 if verdict in BROKEN:
