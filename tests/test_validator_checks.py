@@ -107,3 +107,29 @@ def test_an_integer_header_matches_its_argument_as_a_number() -> None:
     served = integer_header_call("42.0", conforming_sessions.DONE, 200)
     assert outcome_of(served, requirement)["outcome"] == "not-observed"
     assert outcome_of(integer_header_call("43", conforming_sessions.DONE, 200), requirement)["outcome"] == "fail"
+
+
+def tool_task_session(server_capabilities: dict[str, Any]) -> list[dict[str, Any]]:
+    """A 2025-11-25 session: a tool listed without execution.taskSupport, then a task-augmented call of it."""
+    init = INIT | {"protocolVersion": "2025-11-25"}
+    answer = ANSWER | {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}} | server_capabilities}
+    tool = {"name": "plain", "inputSchema": {"type": "object"}}
+    call = {"name": "plain", "arguments": {}, "task": {"ttl": 60000}}
+    return [
+        corpus.client_message({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}),
+        corpus.server_message({"jsonrpc": "2.0", "id": 0, "result": answer}),
+        corpus.client_message({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        corpus.client_message({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        corpus.server_message({"jsonrpc": "2.0", "id": 1, "result": {"tools": [tool]}}),
+        corpus.client_message({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}),
+    ]
+
+
+def test_a_tool_without_task_support_is_not_called_as_a_task() -> None:
+    """Absent taskSupport means forbidden where the server declared tool tasks; where it declared none, the
+    augmented call is tasks-tools-no-augment-without-capability's alone, not counted twice."""
+    declared = {"tasks": {"requests": {"tools": {"call": {}}}}}
+    assert outcome_of(tool_task_session(declared), "tasks-tools-forbidden-not-augmented")["outcome"] == "fail"
+    undeclared = tool_task_session({})
+    assert outcome_of(undeclared, "tasks-tools-forbidden-not-augmented")["outcome"] == "not-applicable"
+    assert outcome_of(undeclared, "tasks-tools-no-augment-without-capability")["outcome"] == "fail"

@@ -77,26 +77,30 @@ def tool_calls_augmented_only_where_declared(session: Session, judgement: Judgem
             )
 
 
-@check("tasks-tools-forbidden-not-augmented")
-def forbidden_tools_not_augmented(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
-    """No task-augmented tools/call of a tool whose execution.taskSupport is forbidden."""
-    tools = _tools_by_name(session)
-    for request in session.sent_by(CLIENT, REQUEST):
-        if request.method != "tools/call" or request.params.get("name") not in tools:
-            continue
-        judgement.examine()
-        if _augmented(request) and _task_support(tools[request.params["name"]]) == "forbidden":
-            judgement.fail(
-                request.seq, f"a task-augmented call of {request.params['name']!r}, whose taskSupport is forbidden"
-            )
-
-
 def _no_tool_tasks(session: Session) -> str | None:
     """A tool's taskSupport binds the client only where the server declared tasks.requests.tools.call; without
     it no call may be a task at all (tasks-tools-no-augment-without-capability)."""
     if declared(session.server_capabilities, ("tasks", "requests", "tools", "call")):
         return None
     return "the server declared no tasks.requests.tools.call"
+
+
+@check("tasks-tools-forbidden-not-augmented", not_applicable=_no_tool_tasks)
+def forbidden_tools_not_augmented(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
+    """Where the server declared tasks.requests.tools.call, no task-augmented tools/call of a tool whose
+    execution.taskSupport is forbidden or absent (absent means forbidden). Without that declaration every
+    augmented call breaks tasks-tools-no-augment-without-capability, which judges it."""
+    tools = _tools_by_name(session)
+    for request in session.sent_by(CLIENT, REQUEST):
+        if request.method != "tools/call" or request.params.get("name") not in tools:
+            continue
+        judgement.examine()
+        support = _task_support(tools[request.params["name"]])
+        if _augmented(request) and support in (None, "forbidden"):
+            said = "forbidden" if support else "absent (forbidden)"
+            judgement.fail(
+                request.seq, f"a task-augmented call of {request.params['name']!r}, whose taskSupport is {said}"
+            )
 
 
 @check("tasks-tools-required-augmented", not_applicable=_no_tool_tasks)
