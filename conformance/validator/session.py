@@ -150,6 +150,20 @@ class Session:
     def sent_by(self, side: str, *kinds: str) -> Iterator[Message]:
         return (m for m in self.messages if m.sender == side and (not kinds or m.kind in kinds))
 
+    def server_asks(self, method: str) -> Iterator[tuple[Message, dict]]:
+        """Each ``method`` request the server made (elicitation/create, sampling/createMessage), with its params:
+        its own requests and (2026-07-28) those in an InputRequiredResult's inputRequests, each with the
+        message that carried it."""
+        for message in self.sent_by(SERVER, REQUEST, RESULT):
+            if message.kind == REQUEST and message.method == method:
+                yield message, message.params
+            elif message.kind == RESULT and isinstance(message.result, dict):
+                inputs = message.result.get("inputRequests")
+                for request in inputs.values() if isinstance(inputs, dict) else ():
+                    if isinstance(request, dict) and request.get("method") == method:
+                        params = request.get("params")
+                        yield message, params if isinstance(params, dict) else {}
+
     @cached_property
     def requests(self) -> dict[tuple[str, IdKey], Message]:
         """(requester, id key) -> the first request it sent with that id."""

@@ -28,6 +28,7 @@ from tests.validator.corpus import (
     _task,
     renumber,
 )
+from tests.validator.feature_breaks import ANNOTATED_TOOL
 
 HTTP = "streamable-http"
 MODERN = "2026-07-28"
@@ -114,17 +115,6 @@ def _call(call_id: str, name: str, arguments: dict) -> dict:
     return {"jsonrpc": "2.0", "id": call_id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
 
 
-MIRROR_TOOL = {
-    "name": "mirror",
-    "inputSchema": {
-        "type": "object",
-        "properties": {
-            "region": {"type": "string", "x-mcp-header": "Region"},
-            "count": {"type": "integer", "x-mcp-header": "Count"},
-            "flag": {"type": "boolean", "x-mcp-header": "Flag"},
-        },
-    },
-}
 DONE = {"result": {"content": [{"type": "text", "text": "done"}]}}
 LOOKALIKE = "=?base64?ZXU=?="  # a plain value shaped like the Base64 sentinel
 
@@ -134,7 +124,7 @@ def _sentinel(value: str) -> str:
 
 
 def _list_mirror_tool(events: list[Event]) -> None:
-    _post(events, {"jsonrpc": "2.0", "id": "list", "method": "tools/list"}, {"result": {"tools": [MIRROR_TOOL]}})
+    _post(events, {"jsonrpc": "2.0", "id": "list", "method": "tools/list"}, {"result": {"tools": [ANNOTATED_TOOL]}})
 
 
 def header_mirroring_session() -> list[Event]:
@@ -171,7 +161,7 @@ def version_retry_session() -> list[Event]:
     refusal = {"supported": [MODERN], "requested": "2099-01-01"}
     listing = {"jsonrpc": "2.0", "id": "later", "method": "tools/list"}
     _post(events, listing, _error(UNSUPPORTED_VERSION, "unsupported protocol version", refusal), 400, meta=later)
-    _post(events, {**listing, "id": "retried"}, {"result": {"tools": [MIRROR_TOOL]}})
+    _post(events, {**listing, "id": "retried"}, {"result": {"tools": [ANNOTATED_TOOL]}})
     return closed(events)
 
 

@@ -441,6 +441,17 @@ def _task_tool(events: list[Event]) -> dict:
     return first(events, is_result_of(events, "tools/list"))[1]["result"]["tools"][0]
 
 
+def _required_tool_called_plainly(events: list[Event]) -> None:
+    """The task session's tool made task-required, and its call stripped of the task param."""
+    _set_in(_task_tool(events)["execution"], "taskSupport", "required")
+    first(events, is_request("tools/call"))[1]["params"].pop("task")
+
+
+def _forbidden_tool_called_as_a_task(events: list[Event]) -> None:
+    """The task session's tool, called as a task, made task-forbidden."""
+    _set_in(_task_tool(events)["execution"], "taskSupport", "forbidden")
+
+
 def _first_task_result(events: list[Event]) -> dict:
     return first(events, lambda f: isinstance((f.get("result") or {}).get("task"), dict), S2C)[1]
 
@@ -1094,14 +1105,11 @@ BREAKS: dict[str, tuple[str, Break]] = {
     ),
     "forbidden-tools-not-augmented": (
         TASKS,
-        lambda ev: _set_in(_task_tool(ev)["execution"], "taskSupport", "forbidden"),
+        _forbidden_tool_called_as_a_task,
     ),
     "required-tools-augmented": (
         TASKS,
-        lambda ev: [
-            _set_in(_task_tool(ev)["execution"], "taskSupport", "required"),
-            first(ev, is_request("tools/call"))[1]["params"].pop("task"),
-        ],
+        _required_tool_called_plainly,
     ),
     "task-receivers-declare": (
         TASKS,
@@ -1225,14 +1233,11 @@ BREAKS: dict[str, tuple[str, Break]] = {
     ),
     "plain-calls-of-required-tools-refused": (
         TASKS,
-        lambda ev: [
-            _set_in(_task_tool(ev)["execution"], "taskSupport", "required"),
-            first(ev, is_request("tools/call"))[1]["params"].pop("task"),
-        ],
+        _required_tool_called_plainly,
     ),
     "augmented-calls-of-forbidden-tools-refused": (
         TASKS,
-        lambda ev: _set_in(_task_tool(ev)["execution"], "taskSupport", "forbidden"),
+        _forbidden_tool_called_as_a_task,
     ),
     "task-results-wait-for-the-end": (TASKS, _result_early),
     "unknown-task-list-cursors-refused": (

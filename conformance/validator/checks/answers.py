@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from conformance.validator.judgement import Judgement
 from conformance.validator.session import ERROR, Message, Session
 
 
@@ -18,7 +20,20 @@ def error_code(answer: Message) -> Any:
     return error.get("code") if isinstance(error, dict) else None
 
 
-def refused_with(session: Session, request: Message, code: int) -> tuple[Message, bool] | None:
-    """(the first answer to ``request``, whether it is error ``code``), or None when it went unanswered."""
-    answer = first_answer(session, request)
-    return None if answer is None else (answer, error_code(answer) == code)
+def answered_by(answer: Message) -> str:
+    """What an answer was, for a reason: its error code, or 'a result'."""
+    return str(error_code(answer) or "a result")
+
+
+def judge_refusals(
+    session: Session, judgement: Judgement, requests: Iterable[Message], code: int, reason: Callable[[Message], str]
+) -> None:
+    """Each answered request of ``requests`` is a subject; one whose first answer is not error ``code`` fails at
+    that answer, with ``reason(request)`` (an unanswered request is no subject: the trace may end first)."""
+    for request in requests:
+        answer = first_answer(session, request)
+        if answer is None:
+            continue
+        judgement.examine()
+        if error_code(answer) != code:
+            judgement.fail(answer.seq, f"{reason(request)}, answered with {answered_by(answer)}")

@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from conformance.validator.checks.answers import refused_with
+from conformance.validator.checks.answers import judge_refusals
 from conformance.validator.judgement import Judgement, check
-from conformance.validator.session import CLIENT, REQUEST, RESULT, SERVER, Message, Session
+from conformance.validator.session import CLIENT, REQUEST, SERVER, Message, Session
 
 MODES = frozenset({"form", "url"})
 INVALID_PARAMS = -32602
@@ -19,17 +19,7 @@ LINK = re.compile(r"\b(https?|ftp|file|javascript|data):[^\s]*|\bwww\.[^\s]+", r
 
 
 def elicitations(session: Session) -> Iterator[tuple[Message, dict]]:
-    """Each elicitation a server made, with its params: its own elicitation/create requests and (2026-07-28)
-    those in an InputRequiredResult's inputRequests."""
-    for message in session.sent_by(SERVER, REQUEST, RESULT):
-        if message.kind == REQUEST and message.method == "elicitation/create":
-            yield message, message.params
-        elif message.kind == RESULT and isinstance(message.result, dict):
-            inputs = message.result.get("inputRequests")
-            for request in inputs.values() if isinstance(inputs, dict) else ():
-                if isinstance(request, dict) and request.get("method") == "elicitation/create":
-                    params = request.get("params")
-                    yield message, params if isinstance(params, dict) else {}
+    return session.server_asks("elicitation/create")
 
 
 def _declared_capabilities(session: Session) -> Iterator[tuple[Message, Any]]:
@@ -63,18 +53,18 @@ def declared_elicitation_names_a_mode(session: Session, judgement: Judgement, si
 def undeclared_modes_refused(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """A client answers an elicitation/create in a mode it did not declare with error -32602."""
     declared = next((_modes(c) for _, c in _declared_capabilities(session)), set())
-    for request in session.sent_by(SERVER, REQUEST):
-        if request.method != "elicitation/create" or request.params.get("mode", "form") in declared:
-            continue
-        outcome = refused_with(session, request, INVALID_PARAMS)
-        if outcome is None:
-            continue
-        judgement.examine()
-        if not outcome[1]:
-            judgement.fail(
-                outcome[0].seq,
-                f"an elicitation in undeclared mode {request.params.get('mode', 'form')!r} not refused with -32602",
-            )
+    undeclared = [
+        request
+        for request in session.sent_by(SERVER, REQUEST)
+        if request.method == "elicitation/create" and request.params.get("mode", "form") not in declared
+    ]
+    judge_refusals(
+        session,
+        judgement,
+        undeclared,
+        INVALID_PARAMS,
+        lambda request: f"an elicitation in undeclared mode {request.params.get('mode', 'form')!r}",
+    )
 
 
 @check("elicitation-url-https")

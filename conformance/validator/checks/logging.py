@@ -3,7 +3,7 @@ no notifications/message unless some request asked for it with io.modelcontextpr
 
 from __future__ import annotations
 
-from conformance.validator.checks.answers import error_code, first_answer
+from conformance.validator.checks.answers import judge_refusals
 from conformance.validator.judgement import Judgement, check
 from conformance.validator.session import CLIENT, REQUEST, SERVER, Session
 
@@ -15,17 +15,14 @@ LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 @check("logging-set-level-invalid-level-error")
 def unknown_levels_refused(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """logging/setLevel naming no known level is answered with -32602."""
-    for request in session.sent_by(CLIENT, REQUEST):
-        if request.method != "logging/setLevel" or request.params.get("level") in LEVELS:
-            continue
-        answer = first_answer(session, request)
-        if answer is None:
-            continue
-        judgement.examine()
-        if error_code(answer) != INVALID_PARAMS:
-            judgement.fail(
-                answer.seq, f"level {request.params.get('level')!r} answered with {error_code(answer) or 'a result'}"
-            )
+    unknown = [
+        request
+        for request in session.sent_by(CLIENT, REQUEST)
+        if request.method == "logging/setLevel" and request.params.get("level") not in LEVELS
+    ]
+    judge_refusals(
+        session, judgement, unknown, INVALID_PARAMS, lambda request: f"level {request.params.get('level')!r}"
+    )
 
 
 @check("logging-no-messages-without-level")

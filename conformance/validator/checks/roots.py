@@ -3,7 +3,7 @@ declared roots, and a client without roots refuses it with -32601."""
 
 from __future__ import annotations
 
-from conformance.validator.checks.answers import error_code, first_answer
+from conformance.validator.checks.answers import judge_refusals
 from conformance.validator.checks.capabilities import declared
 from conformance.validator.judgement import Judgement, check
 from conformance.validator.session import REQUEST, SERVER, Message, Session
@@ -33,12 +33,6 @@ def undeclared_roots_refused(session: Session, judgement: Judgement, sides: froz
     """A client that declared no roots answers roots/list with error -32601."""
     if declared(session.client_capabilities, ("roots",)):
         return
-    for request in _roots_requests(session):
-        answer = first_answer(session, request)
-        if answer is None:
-            continue
-        judgement.examine()
-        if error_code(answer) != METHOD_NOT_FOUND:
-            judgement.fail(
-                answer.seq, f"roots/list, without roots declared, answered with {error_code(answer) or 'a result'}"
-            )
+    judge_refusals(
+        session, judgement, _roots_requests(session), METHOD_NOT_FOUND, lambda _: "roots/list, without roots declared"
+    )

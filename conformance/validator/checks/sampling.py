@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from conformance.validator.checks.answers import error_code, first_answer
+from conformance.validator.checks.answers import first_answer, judge_refusals
 from conformance.validator.checks.capabilities import declared
 from conformance.validator.checks.json_schema import validator_of
 from conformance.validator.judgement import Judgement, check
@@ -38,17 +38,7 @@ def conversations(session: Session) -> Iterator[tuple[Message, list[Any]]]:
 
 
 def sampling_requests(session: Session) -> Iterator[tuple[Message, dict]]:
-    """Each sampling request a server made, with its params: its own sampling/createMessage requests and
-    (2026-07-28) those it put in an InputRequiredResult's inputRequests."""
-    for message in session.sent_by(SERVER, REQUEST, RESULT):
-        if message.kind == REQUEST and message.method == "sampling/createMessage":
-            yield message, message.params
-        elif message.kind == RESULT and isinstance(message.result, dict):
-            inputs = message.result.get("inputRequests")
-            for request in inputs.values() if isinstance(inputs, dict) else ():
-                if isinstance(request, dict) and request.get("method") == "sampling/createMessage":
-                    params = request.get("params")
-                    yield message, params if isinstance(params, dict) else {}
+    return session.server_asks("sampling/createMessage")
 
 
 @check("sampling-tool-result-message-exclusive")
@@ -138,13 +128,8 @@ def undeclared_tool_sampling_refused(session: Session, judgement: Judgement, sid
 
 
 def _refused_with_invalid_params(session: Session, judgement: Judgement, broken: Callable[[list[Any]], bool]) -> None:
-    for request, messages in conversations(session):
-        answer = first_answer(session, request)
-        if answer is None or not broken(messages):
-            continue
-        judgement.examine()
-        if error_code(answer) != INVALID_PARAMS:
-            judgement.fail(answer.seq, "a malformed tool conversation was not refused with -32602")
+    malformed = [request for request, messages in conversations(session) if broken(messages)]
+    judge_refusals(session, judgement, malformed, INVALID_PARAMS, lambda _: "a malformed tool conversation")
 
 
 def _tool_use_unanswered(messages: list[Any]) -> bool:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from conformance.validator.checks.answers import error_code, first_answer
+from conformance.validator.checks.answers import error_code, first_answer, judge_refusals
 from conformance.validator.checks.capabilities import declared
 from conformance.validator.judgement import Judgement, check
 from conformance.validator.session import CLIENT, ERROR, NOTIFICATION, REQUEST, RESULT, SERVER, Message, Session, other
@@ -531,15 +531,10 @@ def _tool_calls_of_support(session: Session, supports: frozenset[Any], augmented
 @check("tasks-tools-required-plain-call-error")
 def plain_calls_of_required_tools_refused(session: Session, judgement: Judgement, sides: frozenset[str]) -> None:
     """A tools/call without the task param, of a tool whose taskSupport is required, is answered with -32601."""
-    for request in _tool_calls_of_support(session, frozenset({"required"}), augmented=False):
-        answer = first_answer(session, request)
-        if answer is None:
-            continue
-        judgement.examine()
-        if error_code(answer) != METHOD_NOT_FOUND:
-            judgement.fail(
-                answer.seq, f"a plain call of task-required {request.params['name']!r} not refused with -32601"
-            )
+    plain = _tool_calls_of_support(session, frozenset({"required"}), augmented=False)
+    judge_refusals(
+        session, judgement, plain, METHOD_NOT_FOUND, lambda r: f"a plain call of task-required {r.params['name']!r}"
+    )
 
 
 @check("tasks-tools-forbidden-augmented-error")
@@ -548,13 +543,10 @@ def augmented_calls_of_forbidden_tools_refused(session: Session, judgement: Judg
     is forbidden or absent with -32601."""
     if not declared(session.server_capabilities, ("tasks", "requests", "tools", "call")):
         return
-    for request in _tool_calls_of_support(session, frozenset({"forbidden", None}), augmented=True):
-        answer = first_answer(session, request)
-        if answer is None:
-            continue
-        judgement.examine()
-        if error_code(answer) != METHOD_NOT_FOUND:
-            judgement.fail(answer.seq, f"a task-augmented call of {request.params['name']!r} not refused with -32601")
+    augmented = _tool_calls_of_support(session, frozenset({"forbidden", None}), augmented=True)
+    judge_refusals(
+        session, judgement, augmented, METHOD_NOT_FOUND, lambda r: f"a task-augmented call of {r.params['name']!r}"
+    )
 
 
 @check("tasks-result-blocks-until-terminal")
